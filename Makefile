@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+# A thin wrapper: the module is built by Kbuild, userspace by its own
+# Makefile, and the kernel matrix by the scripts in tests/harness.
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+PREFIX ?= /usr/local
+KERNEL ?= bookworm
+KERNELS := $(shell awk '!/^\#/ && NF { print $$1 }' tests/kernels.conf)
+H := tests/harness
+
+all: module userspace
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+userspace:
+	$(MAKE) -C userspace
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	$(MAKE) -C userspace install PREFIX=$(PREFIX)
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
+	$(MAKE) -C userspace clean
+	$(MAKE) -C tests/guest clean
+
+# --- the kernel matrix (Debian stock kernels under QEMU) -------------------
+
+deps:
+	@$(H)/deps.sh
+
+guest-progs: userspace
+	$(MAKE) -C tests/guest
+
+check: deps
+	@$(H)/check.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS))
+
+vm-run: deps
+	@$(H)/vm.sh $(KERNEL) run "$(CMD)" "$(ADD)"
+
+shell: deps
+	@$(H)/vm.sh $(KERNEL) shell "$(ADD)"
+
+demo: deps
+	@$(H)/vm.sh $(KERNEL) run "sh /usr/local/bin/execns-demo"
+
+fetch: deps
+	@for k in $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS)); do \
+		$(H)/fetch-kernel.sh $$k || exit; done
+
+# Module build for one matrix kernel, e.g. make kmod KERNEL=trixie EXTRA="W=1 C=1".
+kmod: deps
+	@$(H)/build-module.sh $(KERNEL) $(EXTRA)
+
+.PHONY: all module userspace install clean deps guest-progs check vm-run shell demo fetch kmod

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * execns(flags, filename, argv, envp).
+ *
+ * Ordering is the whole design:
+ *  1. prepare: everything that can fail - flag checks, permission checks,
+ *     the new namespaces, a private fs_struct for CLONE_NEWNS - is built
+ *     aside, touching nothing the caller owns;
+ *  2. exec: the kernel's own execve runs with the caller's arguments.  If it
+ *     fails before its point of no return, the prepared state is dropped and
+ *     the caller is exactly as it was;
+ *  3. commit: the exec succeeded, so the old program's references are gone;
+ *     the namespaces and fs_struct are switched and every descriptor above
+ *     2 is closed.  Nothing here can fail, and it all happens before the
+ *     syscall returns to the new program's first instruction.
+ *
+ * CLONE_NEWNS needs a private fs_struct because copy_mnt_ns() rewrites the
+ * root and cwd of the fs_struct it is given into the new mount tree at once;
+ * handing it current->fs would leave a failed caller rooted in a detached
+ * copy.  unshare(2) works on a copy for the same reason.
+ */
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/sched/signal.h>
+#include <linux/nsproxy.h>
+#include <linux/fs_struct.h>
+#include <linux/shm.h>
+#include <linux/sem.h>
+#include <asm/ptrace.h>
+#include "exec.h"
+#include "symbols.h"
+
+struct execns_ctx {
+	unsigned long flags;
+	struct nsproxy *nsp;	/* new namespaces, NULL when none asked */
+	struct fs_struct *fs;	/* private fs_struct for CLONE_NEWNS */
+};
+
+/*
+ * unshare(2) would copy an fs_struct shared with another process; execns
+ * cannot switch the other process, and a copy would silently split them,
+ * so it refuses.  Threads of the caller go away at exec anyway.
+ */
+static int execns_fs_check_private(void)
+{
+	struct fs_struct *fs = current->fs;
+	int users;
+
+	execns_fs_lock(fs);
+	users = fs->users;
+	execns_fs_unlock(fs);
+	return users > get_nr_threads(current) ? -EINVAL : 0;
+}
+
+static int execns_prepare(struct execns_ctx *ctx)
+{
+	int ret;
+
+	if (ctx->flags & ~(unsigned long)EXECNS_NS_FLAGS)
+		return -EINVAL;
+
+	if (ctx->flags & CLONE_NEWNS) {
+		ret = execns_fs_check_private();
+		if (ret)
+			return ret;
+		ctx->fs = execns_syms.copy_fs_struct(current->fs);
+		if (!ctx->fs)
+			return -ENOMEM;
+	}
+
+	/* Checks CAP_SYS_ADMIN in the caller's user namespace, as unshare(2). */
+	ret = execns_syms.unshare_nsproxy_namespaces(ctx->flags, &ctx->nsp,
+						     NULL, ctx->fs);
+	if (ret)
+		goto free_fs;
+	return 0;
+
+free_fs:
+	if (ctx->fs)
+		execns_syms.free_fs_struct(ctx->fs);
+	return ret;
+}
+
+/* Undo execns_prepare(); the caller never saw any of it. */
+static void execns_abort(struct execns_ctx *ctx)
+{
+	if (ctx->nsp)
+		execns_put_nsproxy(ctx->nsp, execns_syms.drop_nsproxy);
+	if (ctx->fs)
+		execns_syms.free_fs_struct(ctx->fs);
+}
+
+/*
+ * Run the kernel's execve with the caller's registers shifted by one
+ * argument.  The copy is only read for arguments: execve sets up the new
+ * program in the task's real pt_regs.
+ */
+static long execns_execve(const struct pt_regs *uregs, bool compat)
+{
+	struct pt_regs regs = *uregs;
+
+	if (compat) {
+		regs.bx = uregs->cx;
+		regs.cx = uregs->dx;
+		regs.dx = uregs->si;
+		return execns_syms.ia32_sys_execve(&regs);
+	}
+	regs.di = uregs->si;
+	regs.si = uregs->dx;
+	regs.dx = uregs->r10;
+	return execns_syms.x64_sys_execve(&regs);
+}
+
+/* As unshare(2): the task's fs_struct is swapped under task_lock. */
+static void execns_install_fs(struct fs_struct *new_fs)
+{
+	struct fs_struct *old = current->fs;
+	bool last;
+
+	task_lock(current);
+	execns_fs_lock(old);
+	current->fs = new_fs;
+	last = !--old->users;
+	execns_fs_unlock(old);
+	task_unlock(current);
+	if (last)
+		execns_syms.free_fs_struct(old);
+}
+
+/* The seed's flush_all_old_files(): close_range(3, ~0U, 0), which cannot fail. */
+static void execns_close_all_files(void)
+{
+	struct pt_regs regs = {
+		.di = 3,
+		.si = ~0U,
+		.dx = 0,
+	};
+
+	execns_syms.x64_sys_close_range(&regs);
+}
+
+static void execns_commit(struct execns_ctx *ctx)
+{
+	/*
+	 * Same order as unshare(2): semaphore undo and the shm segments this
+	 * task created belong to the old IPC namespace and are settled there.
+	 */
+	if (ctx->flags & CLONE_NEWIPC) {
+		execns_syms.exit_sem(current);
+		execns_syms.exit_shm(current);
+		shm_init_task(current);
+	}
+	if (ctx->nsp)
+		execns_syms.switch_task_namespaces(current, ctx->nsp);
+	if (ctx->fs)
+		execns_install_fs(ctx->fs);
+	execns_close_all_files();
+}
+
+long execns_syscall(const struct pt_regs *uregs, bool compat)
+{
+	struct execns_ctx ctx = {
+		.flags = compat ? (u32)uregs->bx : (u32)uregs->di,
+	};
+	long ret;
+
+	ret = execns_prepare(&ctx);
+	if (ret)
+		return ret;
+
+	ret = execns_execve(uregs, compat);
+	if (ret) {
+		execns_abort(&ctx);
+		return ret;
+	}
+
+	execns_commit(&ctx);
+	return 0;
+}

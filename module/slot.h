@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The syscall slot: execns answers on a spare x86_64 number and a spare i386
+ * (compat) number, both module parameters.
+ */
+#ifndef _EXECNS_SLOT_H
+#define _EXECNS_SLOT_H
+
+extern unsigned int execns_syscall_nr;
+extern unsigned int execns_compat_syscall_nr;
+
+int execns_slot_init(void);
+void execns_slot_uninit(void);
+
+#endif /* _EXECNS_SLOT_H */

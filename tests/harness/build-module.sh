@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Build execns.ko for one kernel of the matrix, inside the build root, with
+# the compiler that kernel's headers were configured with.  The sources are
+# copied to a per-kernel directory so kernels never share objects.
+#
+# Usage: build-module.sh KERNEL [extra kbuild arguments, e.g. W=1 C=1]
+
+. "$(dirname "$0")/common.sh"
+
+kernel=$1; shift
+kd=$(kdir "$kernel")
+"$TOP/tests/harness/fetch-kernel.sh" "$kernel"
+release=$(cat "$kd/release")
+cc=$(cat "$kd/cc")
+b=/build/$kernel
+
+mkdir -p "$ROOT$b"
+cp "$TOP/Kbuild" "$ROOT$b/"
+rm -rf "$ROOT$b/module.new" && cp -r "$TOP/module" "$ROOT$b/module.new"
+# Keep the objects of unchanged sources: replace only what differs.
+mkdir -p "$ROOT$b/module"
+for f in "$ROOT$b"/module.new/*; do
+	cmp -s "$f" "$ROOT$b/module/${f##*/}" || cp -p "$f" "$ROOT$b/module/"
+done
+rm -rf "$ROOT$b/module.new"
+
+if ! logged "build-$kernel.log" in_root make -C "/lib/modules/$release/build" M="$b" CC="$cc" CONFIG_DEBUG_INFO_BTF_MODULES= "$@" modules; then
+	grep -E 'error|warning' "$LOGS/build-$kernel.log" | head -n 20 >&2
+	die "building execns.ko for $kernel ($release) failed (log: $LOGS/build-$kernel.log)"
+fi
+grep -E 'warning:' "$LOGS/build-$kernel.log" | grep -v 'pahole version differs' >&2 || true
+cp "$ROOT$b/execns.ko" "$kd/execns.ko"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Run the in-guest test suite on each named kernel and sum the KTAP results.
+# The last line is "N passed, N failed, N skipped" over all kernels.
+#
+# Usage: check.sh KERNEL...
+
+. "$(dirname "$0")/common.sh"
+
+[ $# -gt 0 ] || die "check.sh: no kernel named"
+for k in "$@"; do
+	kernel_field "$k" 1 >/dev/null
+done
+
+pass=0 fail=0 skip=0 bad=
+for k in "$@"; do
+	note "=== $k: $(kernel_field "$k" 3-) ==="
+	set +e
+	"$TOP/tests/harness/vm.sh" "$k" check
+	rc=$?
+	set -e
+	read -r p f s < <(tr -d '\r' <"$LOGS/console-$k.log" | "$TOP/tests/harness/ktap-count.awk")
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	if [ "$rc" -ne 0 ]; then
+		bad="$bad $k"
+		# A guest that died or timed out has failed even if no test said so.
+		[ "$f" -gt 0 ] || fail=$((fail + 1))
+	fi
+	note "$k: $p passed, $f failed, $s skipped (guest exit $rc)"
+done
+[ -z "$bad" ] || note "failed on:$bad"
+echo "$pass passed, $fail failed, $skip skipped"
+[ -z "$bad" ] && [ "$fail" -eq 0 ]

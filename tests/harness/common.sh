@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared definitions for the host-side harness scripts.  Sourced, not run.
+#
+# Everything fetched or built for a kernel lives under $EXECNS_CACHE, outside
+# the repository, so a warm run re-uses it.  Noisy steps log to
+# $EXECNS_CACHE/logs and fail with one line that names the log.
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+EXECNS_CACHE=${EXECNS_CACHE:-/var/cache/execns}
+ROOT=$EXECNS_CACHE/root			# the build root (Debian unstable chroot)
+LOGS=$EXECNS_CACHE/logs
+MIRROR=${EXECNS_MIRROR:-http://deb.debian.org/debian}
+SEC_MIRROR=${EXECNS_SEC_MIRROR:-http://deb.debian.org/debian-security}
+KERNELS_CONF=$TOP/tests/kernels.conf
+
+die() { printf 'execns: error: %s\n' "$*" >&2; exit 2; }
+note() { printf 'execns: %s\n' "$*" >&2; }
+
+mkdir -p "$LOGS"
+
+# kernel_names: the names in tests/kernels.conf, in order.
+kernel_names() { awk '!/^#/ && NF { print $1 }' "$KERNELS_CONF"; }
+
+# kernel_field NAME COLUMN: one column of a kernel's line; dies on an unknown name.
+kernel_field() {
+	local v
+	v=$(awk -v n="$1" -v c="$2" '!/^#/ && $1 == n { print $c }' "$KERNELS_CONF")
+	[ -n "$v" ] || die "unknown KERNEL '$1' (known: $(kernel_names | tr '\n' ' '))"
+	printf '%s\n' "$v"
+}
+
+kdir() { printf '%s/kernels/%s\n' "$EXECNS_CACHE" "$1"; }
+
+# logged LOG CMD...: run CMD with its output in LOG; on failure say where it is.
+logged() {
+	local log=$LOGS/$1; shift
+	if ! "$@" >"$log" 2>&1; then
+		tail -n 5 "$log" | sed 's/^/    /' >&2
+		return 1
+	fi
+}
+
+# in_root CMD...: run CMD in the build root, in a private mount namespace so
+# its /proc (objtool needs one) vanishes with it, whatever happens.
+in_root() {
+	unshare --mount --fork -- sh -c '
+		r=$1; shift
+		mount -t proc proc "$r/proc"
+		exec chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
+	' in_root "$ROOT" "$@"
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install what the host side of the harness needs, from Debian's packages,
+# when something is missing.  Quiet when everything is there.
+
+set -euo pipefail
+PKGS="qemu-system-x86 busybox-static cpio debootstrap gcc gcc-multilib make gzip util-linux"
+missing=
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "execns: error: missing packages:$missing; install them as root (apt-get install$missing)" >&2
+	exit 2
+fi
+echo "execns: installing host packages:$missing" >&2
+log=$(mktemp /tmp/execns-deps.XXXXXX)
+if ! { apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+	apt-get install -y -q --no-install-recommends $missing; } >"$log" 2>&1; then
+	tail -n 5 "$log" >&2
+	echo "execns: error: apt-get install$missing failed: is the Debian package registry reachable? (log: $log)" >&2
+	exit 2
+fi
+rm -f "$log"
