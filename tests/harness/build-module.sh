@@ -15,6 +15,10 @@ release=$(cat "$kd/release")
 cc=$(cat "$kd/cc")
 b=/build/$kernel
 
+# Concurrent builds for one kernel would share objects.
+exec 8>"$EXECNS_CACHE/.build-$kernel.lock"
+flock 8
+
 mkdir -p "$ROOT$b"
 cp "$TOP/Kbuild" "$ROOT$b/"
 rm -rf "$ROOT$b/module.new" && cp -r "$TOP/module" "$ROOT$b/module.new"

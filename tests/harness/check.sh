@@ -16,10 +16,12 @@ pass=0 fail=0 skip=0 bad=
 for k in "$@"; do
 	note "=== $k: $(kernel_field "$k" 3-) ==="
 	set +e
-	"$TOP/tests/harness/vm.sh" "$k" check
+	log=$LOGS/check-$k.$$.log
+	EXECNS_CONSOLE=$log "$TOP/tests/harness/vm.sh" "$k" check
 	rc=$?
 	set -e
-	read -r p f s < <(tr -d '\r' <"$LOGS/console-$k.log" | "$TOP/tests/harness/ktap-count.awk")
+	read -r p f s < <(tr -d '\r' <"$log" | "$TOP/tests/harness/ktap-count.awk")
+	rm -f "$log"
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	if [ "$rc" -ne 0 ]; then
 		bad="$bad $k"

@@ -9,7 +9,8 @@
 #        vm.sh KERNEL run "CMD" ["ADD FILES"]
 #        vm.sh KERNEL shell ["ADD FILES"]
 # Environment: BOOTARGS (extra kernel arguments), PARAMS (insmod parameters),
-# EXECNS_TIMEOUT (seconds, default 900), EXECNS_ACCEL (kvm or tcg; probed).
+# EXECNS_TIMEOUT (seconds, default 900), EXECNS_ACCEL (kvm or tcg; probed),
+# EXECNS_CONSOLE (where the console log goes).
 # Exit status: the guest's (CMD's status for run; 0/1 for check), 124 when
 # the guest timed out or died without reporting.
 
@@ -33,6 +34,7 @@ logged guest-progs.log make -C "$TOP" -s guest-progs ||
 	die "building the guest's test programs failed (log: $LOGS/guest-progs.log)"
 
 kd=$(kdir "$kernel")
+console=${EXECNS_CONSOLE:-$LOGS/console-$kernel.log}
 work=$(mktemp -d /tmp/execns-vm.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
@@ -88,15 +90,15 @@ boot() {
 		return
 	fi
 	timeout --foreground -k 5 "${EXECNS_TIMEOUT:-900}" "${args[@]}" </dev/null |
-		tee "$LOGS/console-$kernel.log"
+		tee "$console"
 }
 
 make_initramfs
 boot
 [ "$mode" = shell ] && exit 0
-rc=$(sed -n 's/^execns-guest: exit \([0-9]*\).*/\1/p' "$LOGS/console-$kernel.log" | tail -n 1)
+rc=$(sed -n 's/^execns-guest: exit \([0-9]*\).*/\1/p' "$console" | tail -n 1)
 if [ -z "$rc" ]; then
-	echo "execns: $kernel: the guest timed out or died without reporting (console: $LOGS/console-$kernel.log)" >&2
+	echo "execns: $kernel: the guest timed out or died without reporting (console: $console)" >&2
 	exit 124
 fi
 exit "$rc"
