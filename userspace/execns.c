@@ -222,7 +222,7 @@ int main(int argc, char *argv[])
 	opterr = 0;	/* report bad options in one line, below */
 	for (;;) {
 		/* Without permutation argv[optind] is the word being parsed. */
-		const char *word = argv[optind];
+		const char *word = optind < argc ? argv[optind] : "";
 
 		c = getopt_long(argc, argv, optstring, longopts, NULL);
 		if (c == -1)
@@ -246,7 +246,7 @@ int main(int argc, char *argv[])
 					flags |= namespaces[i].flag;
 		}
 	}
-	if (optind == argc)
+	if (optind >= argc)	/* also when argc is 0 */
 		errx(EXIT_EXECNS, "no program given: see '%s --help'",
 		     program_invocation_short_name);
 
