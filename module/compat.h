@@ -8,6 +8,7 @@
 #ifndef _EXECNS_COMPAT_H
 #define _EXECNS_COMPAT_H
 
+#include <linux/types.h>
 #include "compat-probe.h"
 
 /*
@@ -44,6 +45,52 @@
 #else
 #define execns_fs_lock(fs)	spin_lock(&(fs)->lock)
 #define execns_fs_unlock(fs)	spin_unlock(&(fs)->lock)
+#endif
+
+/*
+ * The per-user counters still in struct user_struct, each behind the
+ * config option that gives it a field.  Read without locks: the view is a
+ * snapshot.
+ */
+struct execns_user_counters {
+	s64 epoll_watches;
+	long pipe_bufs;
+	unsigned long unix_inflight;
+	long locked_vm;
+	int nr_watches;
+};
+
+#define execns_user_counters(up, c) do {				\
+	(c)->epoll_watches = execns_user_epoll_read(up);		\
+	(c)->pipe_bufs = atomic_long_read(&(up)->pipe_bufs);		\
+	(c)->unix_inflight = READ_ONCE((up)->unix_inflight);		\
+	(c)->locked_vm = execns_user_locked_vm(up);			\
+	(c)->nr_watches = execns_user_nr_watches(up);			\
+} while (0)
+
+#ifdef CONFIG_EPOLL
+#define execns_user_epoll_init(up) \
+	percpu_counter_init(&(up)->epoll_watches, 0, GFP_KERNEL)
+#define execns_user_epoll_free(up) percpu_counter_destroy(&(up)->epoll_watches)
+#define execns_user_epoll_read(up) percpu_counter_sum(&(up)->epoll_watches)
+#else
+#define execns_user_epoll_init(up) 0
+#define execns_user_epoll_free(up) do { } while (0)
+#define execns_user_epoll_read(up) 0
+#endif
+
+#if defined(CONFIG_NET) || defined(CONFIG_IO_URING) || \
+	defined(CONFIG_VFIO_PCI_ZDEV_KVM) || IS_ENABLED(CONFIG_IOMMUFD) || \
+	defined(CONFIG_SECRETMEM)
+#define execns_user_locked_vm(up) atomic_long_read(&(up)->locked_vm)
+#else
+#define execns_user_locked_vm(up) 0L
+#endif
+
+#ifdef CONFIG_WATCH_QUEUE
+#define execns_user_nr_watches(up) atomic_read(&(up)->nr_watches)
+#else
+#define execns_user_nr_watches(up) 0
 #endif
 
 #endif /* _EXECNS_COMPAT_H */

@@ -14,6 +14,12 @@
  *     2 is closed.  Nothing here can fail, and it all happens before the
  *     syscall returns to the new program's first instruction.
  *
+ * CLONE_NEWUSER is the seed's user namespace: a new uid table (uidtab.c)
+ * with a fresh user_struct for the caller's uid, built in step 1.  The exec
+ * itself puts it in the credentials it commits (probes.c watches
+ * commit_creds() for this task), so the switch happens exactly at the point
+ * of no return and a failed exec never saw it.
+ *
  * CLONE_NEWNS needs a private fs_struct because copy_mnt_ns() rewrites the
  * root and cwd of the fs_struct it is given into the new mount tree at once;
  * handing it current->fs would leave a failed caller rooted in a detached
@@ -27,14 +33,20 @@
 #include <linux/fs_struct.h>
 #include <linux/shm.h>
 #include <linux/sem.h>
+#include <linux/cred.h>
+#include <linux/capability.h>
 #include <asm/ptrace.h>
 #include "exec.h"
 #include "symbols.h"
+#include "uidtab.h"
+#include "probes.h"
 
 struct execns_ctx {
 	unsigned long flags;
 	struct nsproxy *nsp;	/* new namespaces, NULL when none asked */
 	struct fs_struct *fs;	/* private fs_struct for CLONE_NEWNS */
+	struct user_struct *user;	/* CLONE_NEWUSER: first user of the new table */
+	struct execns_cred_swap swap;
 };
 
 /*
@@ -57,8 +69,11 @@ static int execns_prepare(struct execns_ctx *ctx)
 {
 	int ret;
 
-	if (ctx->flags & ~(unsigned long)EXECNS_NS_FLAGS)
+	if (ctx->flags & ~(unsigned long)(EXECNS_NS_FLAGS | CLONE_NEWUSER))
 		return -EINVAL;
+	/* A fresh set of per-user budgets is a privilege, as in the seed. */
+	if ((ctx->flags & CLONE_NEWUSER) && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
 
 	if (ctx->flags & CLONE_NEWNS) {
 		ret = execns_fs_check_private();
@@ -69,13 +84,28 @@ static int execns_prepare(struct execns_ctx *ctx)
 			return -ENOMEM;
 	}
 
-	/* Checks CAP_SYS_ADMIN in the caller's user namespace, as unshare(2). */
-	ret = execns_syms.unshare_nsproxy_namespaces(ctx->flags, &ctx->nsp,
-						     NULL, ctx->fs);
+	/*
+	 * Checks CAP_SYS_ADMIN in the caller's user namespace, as unshare(2).
+	 * CLONE_NEWUSER is ours, not the kernel's user namespace.
+	 */
+	ret = execns_syms.unshare_nsproxy_namespaces(ctx->flags & ~CLONE_NEWUSER,
+						     &ctx->nsp, NULL, ctx->fs);
 	if (ret)
 		goto free_fs;
+
+	if (ctx->flags & CLONE_NEWUSER) {
+		ctx->user = execns_uidtab_create(execns_uidtab_of(current_user()),
+						 current_uid());
+		if (!ctx->user) {
+			ret = -ENOMEM;
+			goto put_nsproxy;
+		}
+	}
 	return 0;
 
+put_nsproxy:
+	if (ctx->nsp)
+		execns_put_nsproxy(ctx->nsp, execns_syms.drop_nsproxy);
 free_fs:
 	if (ctx->fs)
 		execns_syms.free_fs_struct(ctx->fs);
@@ -158,6 +188,34 @@ static void execns_commit(struct execns_ctx *ctx)
 	execns_close_all_files();
 }
 
+/*
+ * Around the exec, the commit_creds() probe may move ctx->user into the new
+ * credentials.  Afterwards drop whichever user_struct reference is ours: the
+ * one the new credentials no longer hold, or the unused table user (which
+ * ends the table).  free_uid() routes either to its own table.
+ */
+static long execns_execve_user(struct execns_ctx *ctx,
+			       const struct pt_regs *uregs, bool compat)
+{
+	struct user_struct *drop;
+	long ret;
+
+	if (!ctx->user)
+		return execns_execve(uregs, compat);
+
+	execns_cred_swap_begin(&ctx->swap, ctx->user);
+	ret = execns_execve(uregs, compat);
+	drop = execns_cred_swap_end(&ctx->swap);
+	if (!ret && drop == ctx->user) {
+		/* Past the point of no return, yet not in the table: never run half-switched. */
+		pr_err("pid %d: new credentials missed the uid table; killing it\n",
+		       task_pid_nr(current));
+		force_sig(SIGKILL);
+	}
+	free_uid(drop);
+	return ret;
+}
+
 long execns_syscall(const struct pt_regs *uregs, bool compat)
 {
 	struct execns_ctx ctx = {
@@ -169,7 +227,7 @@ long execns_syscall(const struct pt_regs *uregs, bool compat)
 	if (ret)
 		return ret;
 
-	ret = execns_execve(uregs, compat);
+	ret = execns_execve_user(&ctx, uregs, compat);
 	if (ret) {
 		execns_abort(&ctx);
 		return ret;

@@ -9,7 +9,10 @@
 
 struct pt_regs;
 
-/* The namespace flags execns accepts; anything else is EINVAL. */
+/*
+ * The kernel namespaces execns unshares; it also accepts CLONE_NEWUSER, which
+ * here means a new uid table.  Anything else is EINVAL.
+ */
 #define EXECNS_NS_FLAGS (CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNS | \
 			 CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWCGROUP | \
 			 CLONE_NEWTIME)

@@ -5,12 +5,18 @@
  * execns(flags, filename, argv, envp) is execve(2) that also unshares the
  * namespaces in flags, switching them when the exec has succeeded.  The
  * module claims a spare syscall number (slot.c), runs the exec path
- * (exec.c) and resolves the kernel internals it needs (symbols.c).
+ * (exec.c), keeps per-namespace user_struct tables (uidtab.c) that kprobes
+ * on the kernel's accounting paths route into (probes.c), shows them in
+ * /proc/execns (procfs.c) and resolves the kernel internals it needs
+ * (symbols.c).
  * Documentation: docs/design.md, docs/execns.2.
  */
 #include <linux/module.h>
 #include "symbols.h"
 #include "slot.h"
+#include "uidtab.h"
+#include "probes.h"
+#include "procfs.h"
 
 static int __init execns_init(void)
 {
@@ -20,18 +26,39 @@ static int __init execns_init(void)
 	if (ret)
 		return ret;
 
-	ret = execns_slot_init();
+	ret = execns_uidtab_init();
 	if (ret)
 		return ret;
+	ret = execns_probes_init();
+	if (ret)
+		goto uninit_uidtab;
+	ret = execns_procfs_init();
+	if (ret)
+		goto uninit_probes;
+	/* Last: the syscall is reachable only once everything behind it is. */
+	ret = execns_slot_init();
+	if (ret)
+		goto uninit_procfs;
 
 	pr_info("loaded: execns is syscall %u (x86_64) and %u (i386)\n",
 		execns_syscall_nr, execns_compat_syscall_nr);
 	return 0;
+
+uninit_procfs:
+	execns_procfs_uninit();
+uninit_probes:
+	execns_probes_uninit();
+uninit_uidtab:
+	execns_uidtab_uninit();
+	return ret;
 }
 
 static void __exit execns_exit(void)
 {
 	execns_slot_uninit();
+	execns_procfs_uninit();
+	execns_probes_uninit();
+	execns_uidtab_uninit();
 	pr_info("unloaded\n");
 }
 

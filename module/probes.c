@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kprobes on the kernel's per-user accounting and credential paths.
+ *
+ * alloc_uid(), find_user() and free_uid() are redirected, for tasks (or
+ * user_structs) of a module table, into uidtab.c: the pre-handler points
+ * regs->ip at a function of the same signature and returns 1.  Redirecting
+ * probes have a post_handler so they register as IP-modifying (see
+ * Documentation/trace/kprobes.rst): a second IP modifier on the same
+ * function then fails to register instead of being silently bypassed.
+ *
+ * These three are armed only while some table exists.  Arming happens
+ * before the first table's first user is visible; disarming waits until the
+ * last user is gone, so a module user_struct never meets an unarmed probe.
+ *
+ * commit_creds() is probed (not redirected) while an execns(CLONE_NEWUSER)
+ * is in flight, to put the table's user_struct into the new credentials the
+ * exec commits; those are private to the exec until then.
+ *
+ * ksys_unshare() is redirected to EINVAL for CLONE_NEWIPC/CLONE_NEWUSER while
+ * forbid_unshare is set, as the seed's patches 6-7 did.
+ */
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/cred.h>
+#include <linux/sched.h>
+#include <linux/sched/user.h>
+#include <linux/workqueue.h>
+#include "probes.h"
+#include "uidtab.h"
+
+bool execns_forbid_unshare = true;
+module_param_named(forbid_unshare, execns_forbid_unshare, bool, 0644);
+MODULE_PARM_DESC(forbid_unshare, "unshare(2) of CLONE_NEWIPC or CLONE_NEWUSER fails with EINVAL (default 1, as in the seed)");
+
+/* --- redirect targets: the signatures of the functions they replace --- */
+
+static struct user_struct *execns_alloc_uid(kuid_t uid)
+{
+	return execns_uidtab_alloc_uid(execns_uidtab_of(current_user()), uid);
+}
+
+static struct user_struct *execns_find_user(kuid_t uid)
+{
+	return execns_uidtab_find_user(execns_uidtab_of(current_user()), uid);
+}
+
+static long execns_unshare_refused(unsigned long flags)
+{
+	return -EINVAL;
+}
+
+/* --- pre-handlers --- */
+
+static int execns_redirect(struct pt_regs *regs, void *target)
+{
+	instruction_pointer_set(regs, (unsigned long)target);
+	return 1;
+}
+NOKPROBE_SYMBOL(execns_redirect);
+
+/* Both are called in the context of the task whose table is meant. */
+static int execns_alloc_uid_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (!execns_uidtab_of(current_user()))
+		return 0;
+	return execns_redirect(regs, execns_alloc_uid);
+}
+NOKPROBE_SYMBOL(execns_alloc_uid_pre);
+
+static int execns_find_user_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (!execns_uidtab_of(current_user()))
+		return 0;
+	return execns_redirect(regs, execns_find_user);
+}
+NOKPROBE_SYMBOL(execns_find_user_pre);
+
+/* free_uid() follows the user_struct, not the task: RCU callbacks call it. */
+static int execns_free_uid_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (!execns_uidtab_of((struct user_struct *)regs->di))
+		return 0;
+	return execns_redirect(regs, execns_uidtab_put_user);
+}
+NOKPROBE_SYMBOL(execns_free_uid_pre);
+
+static int execns_unshare_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (!READ_ONCE(execns_forbid_unshare) ||
+	    !(regs->di & (CLONE_NEWIPC | CLONE_NEWUSER)))
+		return 0;
+	return execns_redirect(regs, execns_unshare_refused);
+}
+NOKPROBE_SYMBOL(execns_unshare_pre);
+
+static void execns_redirect_post(struct kprobe *p, struct pt_regs *regs,
+				 unsigned long flags)
+{
+}
+NOKPROBE_SYMBOL(execns_redirect_post);
+
+/* --- commit_creds(): the user_struct hand-over --- */
+
+static LIST_HEAD(execns_swaps);
+static DEFINE_SPINLOCK(execns_swap_lock);
+
+static int execns_commit_creds_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct cred *new = (struct cred *)regs->di;
+	struct execns_cred_swap *swap;
+	unsigned long flags;
+
+	if (list_empty_careful(&execns_swaps))
+		return 0;
+	spin_lock_irqsave(&execns_swap_lock, flags);
+	list_for_each_entry(swap, &execns_swaps, node) {
+		if (swap->task != current || !swap->user)
+			continue;
+		swap->replaced = new->user;
+		new->user = swap->user;
+		swap->user = NULL;
+		break;
+	}
+	spin_unlock_irqrestore(&execns_swap_lock, flags);
+	return 0;
+}
+NOKPROBE_SYMBOL(execns_commit_creds_pre);
+
+void execns_cred_swap_begin(struct execns_cred_swap *swap, struct user_struct *user)
+{
+	unsigned long flags;
+
+	swap->task = current;
+	swap->user = user;
+	swap->replaced = NULL;
+	spin_lock_irqsave(&execns_swap_lock, flags);
+	list_add(&swap->node, &execns_swaps);
+	spin_unlock_irqrestore(&execns_swap_lock, flags);
+}
+
+struct user_struct *execns_cred_swap_end(struct execns_cred_swap *swap)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&execns_swap_lock, flags);
+	list_del(&swap->node);
+	spin_unlock_irqrestore(&execns_swap_lock, flags);
+	return swap->user ? swap->user : swap->replaced;
+}
+
+/* --- registration --- */
+
+#define EXECNS_REDIRECT(sym, handler) {			\
+	.symbol_name = sym,				\
+	.pre_handler = handler,				\
+	.post_handler = execns_redirect_post,		\
+	.flags = KPROBE_FLAG_DISABLED,			\
+}
+
+/* Armed while a table exists. */
+static struct kprobe execns_uid_probes[] = {
+	EXECNS_REDIRECT("free_uid", execns_free_uid_pre),
+	EXECNS_REDIRECT("alloc_uid", execns_alloc_uid_pre),
+	EXECNS_REDIRECT("find_user", execns_find_user_pre),
+	{
+		.symbol_name = "commit_creds",
+		.pre_handler = execns_commit_creds_pre,
+		.flags = KPROBE_FLAG_DISABLED,
+	},
+};
+
+static struct kprobe execns_unshare_probe = {
+	.symbol_name = "ksys_unshare",
+	.pre_handler = execns_unshare_pre,
+	.post_handler = execns_redirect_post,
+};
+
+/* Serialises arming and disarming; tables are counted in uidtab.c. */
+static DEFINE_MUTEX(execns_arm_lock);
+static bool execns_armed;
+
+static void execns_uid_probes_disarm(void)
+{
+	int i;
+
+	for (i = ARRAY_SIZE(execns_uid_probes) - 1; i >= 0; i--)
+		disable_kprobe(&execns_uid_probes[i]);
+	execns_armed = false;
+}
+
+/* free_uid first: a module user_struct must never be freed by the kernel. */
+static int execns_uid_probes_arm(void)
+{
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(execns_uid_probes); i++) {
+		ret = enable_kprobe(&execns_uid_probes[i]);
+		if (ret) {
+			pr_err("cannot arm probe on %s: %d\n",
+			       execns_uid_probes[i].symbol_name, ret);
+			while (--i >= 0)
+				disable_kprobe(&execns_uid_probes[i]);
+			return ret;
+		}
+	}
+	execns_armed = true;
+	return 0;
+}
+
+int execns_probes_table_new(void)
+{
+	int ret = 0;
+
+	mutex_lock(&execns_arm_lock);
+	if (!execns_armed)
+		ret = execns_uid_probes_arm();
+	mutex_unlock(&execns_arm_lock);
+	return ret;
+}
+
+static void execns_disarm_work_fn(struct work_struct *work)
+{
+	mutex_lock(&execns_arm_lock);
+	if (execns_armed && !execns_uidtab_count())
+		execns_uid_probes_disarm();
+	mutex_unlock(&execns_arm_lock);
+}
+
+static DECLARE_WORK(execns_disarm_work, execns_disarm_work_fn);
+
+void execns_probes_table_gone(void)
+{
+	if (!execns_uidtab_count())
+		schedule_work(&execns_disarm_work);
+}
+
+static int execns_register(struct kprobe *kp)
+{
+	int ret = register_kprobe(kp);
+
+	if (ret)
+		pr_err("cannot probe %s: %d\n", kp->symbol_name, ret);
+	return ret;
+}
+
+int execns_probes_init(void)
+{
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(execns_uid_probes); i++) {
+		ret = execns_register(&execns_uid_probes[i]);
+		if (ret)
+			goto unregister_uid_probes;
+	}
+	ret = execns_register(&execns_unshare_probe);
+	if (ret)
+		goto unregister_uid_probes;
+	return 0;
+
+unregister_uid_probes:
+	while (--i >= 0)
+		unregister_kprobe(&execns_uid_probes[i]);
+	return ret;
+}
+
+/* Tables pin the module, so none exists here; the disarm work may be queued. */
+void execns_probes_uninit(void)
+{
+	int i;
+
+	unregister_kprobe(&execns_unshare_probe);
+	flush_work(&execns_disarm_work);
+	for (i = ARRAY_SIZE(execns_uid_probes) - 1; i >= 0; i--) {
+		if (execns_uid_probes[i].nmissed)
+			pr_warn("probe on %s missed %lu hits\n",
+				execns_uid_probes[i].symbol_name,
+				execns_uid_probes[i].nmissed);
+		unregister_kprobe(&execns_uid_probes[i]);
+	}
+}

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /proc/execns.  Formats (documented in docs/design.md):
+ *   tables: "table ID parent ID users N", then for each user_struct in it
+ *           "uid UID table ID refs N epoll_watches N pipe_bufs N
+ *            unix_inflight N locked_vm N watches N"
+ *   self:   "ID"
+ */
+#include <linux/kernel.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <linux/cred.h>
+#include "procfs.h"
+#include "uidtab.h"
+
+static struct proc_dir_entry *execns_proc_dir;
+
+static int execns_tables_show(struct seq_file *m, void *v)
+{
+	execns_uidtab_show(m);
+	return 0;
+}
+
+static int execns_self_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%llu\n", execns_uidtab_id(execns_uidtab_of(current_user())));
+	return 0;
+}
+
+int execns_procfs_init(void)
+{
+	execns_proc_dir = proc_mkdir("execns", NULL);
+	if (!execns_proc_dir)
+		return -ENOMEM;
+	if (!proc_create_single("tables", 0444, execns_proc_dir, execns_tables_show) ||
+	    !proc_create_single("self", 0444, execns_proc_dir, execns_self_show)) {
+		proc_remove(execns_proc_dir);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void execns_procfs_uninit(void)
+{
+	proc_remove(execns_proc_dir);
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * /proc/execns: a read-only view of the uid tables.
+ *   /proc/execns/tables	every table and each of its user_structs
+ *   /proc/execns/self		the reading task's table id (0: the global one)
+ */
+#ifndef _EXECNS_PROCFS_H
+#define _EXECNS_PROCFS_H
+
+int execns_procfs_init(void);
+void execns_procfs_uninit(void);
+
+#endif /* _EXECNS_PROCFS_H */

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-namespace user_struct tables.
+ *
+ * Each module user_struct is embedded in an execns_user, which also links it
+ * into a global pointer set (so free_uid() can tell a module user_struct
+ * from a kernel one with a lockless lookup) and into its table's uid hash
+ * (through the user_struct's own uidhash_node, unused otherwise).
+ *
+ * Locking: execns_uid_lock (irq-safe: free_uid() runs from RCU callbacks
+ * when credentials die) protects every table's hash, the pointer set's
+ * writers, nr_users and the table list.  Readers of the pointer set use RCU;
+ * users and tables are therefore freed after a grace period.
+ *
+ * Lifetime: a table lives while it has users (nr_users).  Each table pins
+ * the module; the pin is dropped from the RCU callback that frees the table,
+ * and module exit waits for those callbacks with rcu_barrier().
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/hashtable.h>
+#include <linux/rculist.h>
+#include <linux/seq_file.h>
+#include <linux/kprobes.h>
+#include <linux/sched/user.h>
+#include <linux/user_namespace.h>
+#include "uidtab.h"
+#include "probes.h"
+
+#define EXECNS_UIDTAB_BITS	5	/* 32 buckets: 256 bytes a table */
+#define EXECNS_USERSET_BITS	10
+
+struct execns_uidtab {
+	u64 id;
+	u64 parent_id;			/* 0: the global table */
+	unsigned int nr_users;		/* under execns_uid_lock */
+	struct list_head node;		/* in execns_tables */
+	struct rcu_head rcu;
+	DECLARE_HASHTABLE(users, EXECNS_UIDTAB_BITS);	/* by uid */
+};
+
+struct execns_user {
+	struct user_struct us;		/* what the kernel sees */
+	struct execns_uidtab *tab;
+	struct hlist_node set_node;	/* in execns_user_set, by address */
+	struct rcu_head rcu;
+};
+
+static DEFINE_SPINLOCK(execns_uid_lock);
+static LIST_HEAD(execns_tables);
+static DEFINE_HASHTABLE(execns_user_set, EXECNS_USERSET_BITS);
+static atomic_t execns_nr_tables = ATOMIC_INIT(0);
+static atomic64_t execns_next_id = ATOMIC64_INIT(0);
+static struct kmem_cache *execns_user_cache;
+
+static struct execns_user *execns_user(const struct user_struct *up)
+{
+	return container_of(up, struct execns_user, us);
+}
+
+unsigned int execns_uidtab_count(void)
+{
+	return atomic_read(&execns_nr_tables);
+}
+
+/* Lockless; safe from any context: the probes' pre-handlers call it. */
+struct execns_uidtab *execns_uidtab_of(const struct user_struct *up)
+{
+	struct execns_user *eu;
+	struct execns_uidtab *tab = NULL;
+
+	if (!up || !atomic_read(&execns_nr_tables))
+		return NULL;
+	rcu_read_lock();
+	hash_for_each_possible_rcu(execns_user_set, eu, set_node, (unsigned long)up) {
+		if (&eu->us == up) {
+			tab = eu->tab;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return tab;
+}
+NOKPROBE_SYMBOL(execns_uidtab_of);
+
+u64 execns_uidtab_id(const struct execns_uidtab *tab)
+{
+	return tab ? tab->id : 0;
+}
+
+/* The kernel's alloc_uid() initialisation, for a user_struct of ours. */
+static struct execns_user *execns_user_new(kuid_t uid)
+{
+	struct execns_user *eu;
+
+	eu = kmem_cache_zalloc(execns_user_cache, GFP_KERNEL);
+	if (!eu)
+		return NULL;
+	eu->us.uid = uid;
+	refcount_set(&eu->us.__count, 1);
+	if (execns_user_epoll_init(&eu->us)) {
+		kmem_cache_free(execns_user_cache, eu);
+		return NULL;
+	}
+	ratelimit_state_init(&eu->us.ratelimit, HZ, 100);
+	ratelimit_set_flags(&eu->us.ratelimit, RATELIMIT_MSG_ON_RELEASE);
+	INIT_HLIST_NODE(&eu->us.uidhash_node);
+	return eu;
+}
+
+static void execns_user_free_rcu(struct rcu_head *rcu)
+{
+	kmem_cache_free(execns_user_cache, container_of(rcu, struct execns_user, rcu));
+}
+
+/* Only for a user never published in a table. */
+static void execns_user_discard(struct execns_user *eu)
+{
+	execns_user_epoll_free(&eu->us);
+	kmem_cache_free(execns_user_cache, eu);
+}
+
+/* Caller holds execns_uid_lock; takes a reference on a match. */
+static struct user_struct *execns_uidtab_lookup(struct execns_uidtab *tab, kuid_t uid)
+{
+	struct user_struct *up;
+
+	hash_for_each_possible(tab->users, up, uidhash_node, __kuid_val(uid)) {
+		if (uid_eq(up->uid, uid)) {
+			refcount_inc(&up->__count);
+			return up;
+		}
+	}
+	return NULL;
+}
+
+/* Caller holds execns_uid_lock. */
+static void execns_uidtab_insert(struct execns_uidtab *tab, struct execns_user *eu)
+{
+	eu->tab = tab;
+	tab->nr_users++;
+	hash_add(tab->users, &eu->us.uidhash_node, __kuid_val(eu->us.uid));
+	hash_add_rcu(execns_user_set, &eu->set_node, (unsigned long)&eu->us);
+}
+
+struct user_struct *execns_uidtab_find_user(struct execns_uidtab *tab, kuid_t uid)
+{
+	struct user_struct *up;
+	unsigned long flags;
+
+	spin_lock_irqsave(&execns_uid_lock, flags);
+	up = execns_uidtab_lookup(tab, uid);
+	spin_unlock_irqrestore(&execns_uid_lock, flags);
+	return up;
+}
+
+/*
+ * As alloc_uid(): allocate outside the lock, then recheck, since another
+ * task of the table may have added the uid meanwhile.  The caller's own
+ * reference on a user of @tab keeps @tab alive throughout.
+ */
+struct user_struct *execns_uidtab_alloc_uid(struct execns_uidtab *tab, kuid_t uid)
+{
+	struct user_struct *up;
+	struct execns_user *eu;
+	unsigned long flags;
+
+	up = execns_uidtab_find_user(tab, uid);
+	if (up)
+		return up;
+
+	eu = execns_user_new(uid);
+	if (!eu)
+		return NULL;
+
+	spin_lock_irqsave(&execns_uid_lock, flags);
+	up = execns_uidtab_lookup(tab, uid);
+	if (!up) {
+		execns_uidtab_insert(tab, eu);
+		up = &eu->us;
+		eu = NULL;
+	}
+	spin_unlock_irqrestore(&execns_uid_lock, flags);
+	if (eu)
+		execns_user_discard(eu);
+	return up;
+}
+
+static void execns_uidtab_free_rcu(struct rcu_head *rcu)
+{
+	kfree(container_of(rcu, struct execns_uidtab, rcu));
+	/* Last: module exit's rcu_barrier() waits for this callback. */
+	module_put(THIS_MODULE);
+}
+
+/*
+ * As free_uid().  May run in softirq context (RCU callbacks freeing creds),
+ * so nothing here sleeps.
+ */
+void execns_uidtab_put_user(struct user_struct *up)
+{
+	struct execns_user *eu = execns_user(up);
+	struct execns_uidtab *tab = eu->tab;
+	unsigned long flags;
+	bool last;
+
+	if (!refcount_dec_and_lock_irqsave(&up->__count, &execns_uid_lock, &flags))
+		return;
+	hash_del(&up->uidhash_node);
+	hash_del_rcu(&eu->set_node);
+	last = !--tab->nr_users;
+	if (last)
+		list_del(&tab->node);
+	spin_unlock_irqrestore(&execns_uid_lock, flags);
+
+	execns_user_epoll_free(up);
+	call_rcu(&eu->rcu, execns_user_free_rcu);
+	if (last) {
+		atomic_dec(&execns_nr_tables);
+		execns_probes_table_gone();
+		call_rcu(&tab->rcu, execns_uidtab_free_rcu);
+	}
+}
+
+struct user_struct *execns_uidtab_create(struct execns_uidtab *parent, kuid_t uid)
+{
+	struct execns_uidtab *tab;
+	struct execns_user *eu;
+	unsigned long flags;
+
+	tab = kzalloc(sizeof(*tab), GFP_KERNEL);
+	if (!tab)
+		return NULL;
+	eu = execns_user_new(uid);
+	if (!eu)
+		goto free_tab;
+	/*
+	 * Count the table before arming, so a disarm queued by the last
+	 * table's end sees it; the probes are live before any task can be
+	 * in the table.
+	 */
+	atomic_inc(&execns_nr_tables);
+	if (execns_probes_table_new())
+		goto uncount_table;
+
+	__module_get(THIS_MODULE);
+	tab->id = atomic64_inc_return(&execns_next_id);
+	tab->parent_id = execns_uidtab_id(parent);
+	hash_init(tab->users);
+
+	spin_lock_irqsave(&execns_uid_lock, flags);
+	execns_uidtab_insert(tab, eu);
+	list_add_tail(&tab->node, &execns_tables);
+	spin_unlock_irqrestore(&execns_uid_lock, flags);
+	return &eu->us;
+
+uncount_table:
+	atomic_dec(&execns_nr_tables);
+	execns_probes_table_gone();
+	execns_user_discard(eu);
+free_tab:
+	kfree(tab);
+	return NULL;
+}
+
+static void execns_user_show(struct seq_file *m, struct execns_uidtab *tab,
+			     struct user_struct *up)
+{
+	struct execns_user_counters c;
+
+	execns_user_counters(up, &c);
+	seq_printf(m, "uid %u table %llu refs %u epoll_watches %lld pipe_bufs %ld unix_inflight %lu locked_vm %ld watches %d\n",
+		   from_kuid_munged(&init_user_ns, up->uid), tab->id,
+		   refcount_read(&up->__count), c.epoll_watches, c.pipe_bufs,
+		   c.unix_inflight, c.locked_vm, c.nr_watches);
+}
+
+/* The /proc/execns/tables view; format in docs/design.md. */
+void execns_uidtab_show(struct seq_file *m)
+{
+	struct execns_uidtab *tab;
+	struct user_struct *up;
+	unsigned long flags;
+	int bkt;
+
+	spin_lock_irqsave(&execns_uid_lock, flags);
+	list_for_each_entry(tab, &execns_tables, node) {
+		seq_printf(m, "table %llu parent %llu users %u\n",
+			   tab->id, tab->parent_id, tab->nr_users);
+		hash_for_each(tab->users, bkt, up, uidhash_node)
+			execns_user_show(m, tab, up);
+	}
+	spin_unlock_irqrestore(&execns_uid_lock, flags);
+}
+
+int execns_uidtab_init(void)
+{
+	execns_user_cache = KMEM_CACHE(execns_user, SLAB_ACCOUNT);
+	return execns_user_cache ? 0 : -ENOMEM;
+}
+
+/* Every table pins the module, so none is left when this runs. */
+void execns_uidtab_uninit(void)
+{
+	rcu_barrier();
+	kmem_cache_destroy(execns_user_cache);
+}
