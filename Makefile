@@ -37,7 +37,7 @@ check: deps
 	@$(H)/check.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS))
 
 vm-run: deps
-	@$(H)/vm.sh $(KERNEL) run "$(CMD)" "$(ADD)"
+	@$(H)/vm.sh $(KERNEL) run "$$CMD" "$(ADD)"
 
 shell: deps
 	@$(H)/vm.sh $(KERNEL) shell "$(ADD)"

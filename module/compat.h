@@ -12,32 +12,24 @@
 #include "compat-probe.h"
 
 /*
- * The function put_nsproxy() calls on the last reference: free_nsproxy()
- * until 7.x, deactivate_nsproxy() since.  execns drops an nsproxy it built
- * and never published, so calling it directly is the same as the last put.
+ * Freeing an nsproxy that was built but never installed in a task:
+ * free_nsproxy() until 7.x.  Since 7.x, installing takes "active"
+ * references on each namespace and put_nsproxy() ends in
+ * deactivate_nsproxy(), which drops them; an nsproxy never installed holds
+ * none and is freed with nsproxy_free(), as setns() does.
  */
-#ifdef EXECNS_HAVE_DEACTIVATE_NSPROXY
-#define EXECNS_DROP_NSPROXY_SYMBOL "deactivate_nsproxy"
+#ifdef EXECNS_HAVE_NSPROXY_FREE
+#define EXECNS_FREE_NSPROXY_SYMBOL "nsproxy_free"
 #else
-#define EXECNS_DROP_NSPROXY_SYMBOL "free_nsproxy"
+#define EXECNS_FREE_NSPROXY_SYMBOL "free_nsproxy"
 #endif
 
 /*
- * put_nsproxy() is inline and calls an unexported function, so it is
- * spelled out here with that function resolved at load (drop).  The count
- * became a refcount_t in 6.2.
- */
-#ifdef EXECNS_HAVE_NSPROXY_REFCOUNT
-#define execns_put_nsproxy(ns, drop) \
-	do { if (refcount_dec_and_test(&(ns)->count)) drop(ns); } while (0)
-#else
-#define execns_put_nsproxy(ns, drop) \
-	do { if (atomic_dec_and_test(&(ns)->count)) drop(ns); } while (0)
-#endif
-
-/*
- * fs_struct lost its spinlock in 7.x; its seqlock's exclusive reader side
- * now serialises writers of users/root/pwd, as the spinlock did.
+ * Installing a new fs_struct in current, returning the old one when this
+ * was its last user (the caller frees it).  7.x grew task_struct::real_fs
+ * beside ::fs and switch_fs_struct() to keep both in step; before it, the
+ * swap is unshare(2)'s, done here, under the fs_struct's lock (a seqlock's
+ * exclusive side from 7.x, a spinlock before).
  */
 #ifdef EXECNS_HAVE_FS_SEQLOCK
 #define execns_fs_lock(fs)	read_seqlock_excl(&(fs)->seq)
@@ -45,6 +37,25 @@
 #else
 #define execns_fs_lock(fs)	spin_lock(&(fs)->lock)
 #define execns_fs_unlock(fs)	spin_unlock(&(fs)->lock)
+#endif
+
+#ifdef EXECNS_HAVE_SWITCH_FS_STRUCT
+#define EXECNS_SWITCH_FS_OPTIONAL false
+#define execns_switch_fs_struct(new_fs) execns_syms.switch_fs_struct(new_fs)
+#else
+#define EXECNS_SWITCH_FS_OPTIONAL true
+#define execns_switch_fs_struct(new_fs) ({				\
+	struct fs_struct *__old = current->fs;				\
+	bool __last;							\
+									\
+	task_lock(current);						\
+	execns_fs_lock(__old);						\
+	current->fs = (new_fs);						\
+	__last = !--__old->users;					\
+	execns_fs_unlock(__old);					\
+	task_unlock(current);						\
+	__last ? __old : NULL;						\
+})
 #endif
 
 /*

@@ -56,13 +56,7 @@ struct execns_ctx {
  */
 static int execns_fs_check_private(void)
 {
-	struct fs_struct *fs = current->fs;
-	int users;
-
-	execns_fs_lock(fs);
-	users = fs->users;
-	execns_fs_unlock(fs);
-	return users > get_nr_threads(current) ? -EINVAL : 0;
+	return READ_ONCE(current->fs->users) > get_nr_threads(current) ? -EINVAL : 0;
 }
 
 static int execns_prepare(struct execns_ctx *ctx)
@@ -105,7 +99,7 @@ static int execns_prepare(struct execns_ctx *ctx)
 
 put_nsproxy:
 	if (ctx->nsp)
-		execns_put_nsproxy(ctx->nsp, execns_syms.drop_nsproxy);
+		execns_syms.free_nsproxy(ctx->nsp);
 free_fs:
 	if (ctx->fs)
 		execns_syms.free_fs_struct(ctx->fs);
@@ -116,7 +110,7 @@ free_fs:
 static void execns_abort(struct execns_ctx *ctx)
 {
 	if (ctx->nsp)
-		execns_put_nsproxy(ctx->nsp, execns_syms.drop_nsproxy);
+		execns_syms.free_nsproxy(ctx->nsp);
 	if (ctx->fs)
 		execns_syms.free_fs_struct(ctx->fs);
 }
@@ -142,19 +136,11 @@ static long execns_execve(const struct pt_regs *uregs, bool compat)
 	return execns_syms.x64_sys_execve(&regs);
 }
 
-/* As unshare(2): the task's fs_struct is swapped under task_lock. */
 static void execns_install_fs(struct fs_struct *new_fs)
 {
-	struct fs_struct *old = current->fs;
-	bool last;
+	struct fs_struct *old = execns_switch_fs_struct(new_fs);
 
-	task_lock(current);
-	execns_fs_lock(old);
-	current->fs = new_fs;
-	last = !--old->users;
-	execns_fs_unlock(old);
-	task_unlock(current);
-	if (last)
+	if (old)
 		execns_syms.free_fs_struct(old);
 }
 

@@ -29,9 +29,12 @@ struct execns_syms {
 					  struct fs_struct *new_fs);
 	void (*switch_task_namespaces)(struct task_struct *tsk,
 				       struct nsproxy *new);
-	void (*drop_nsproxy)(struct nsproxy *ns);
+	/* Frees an nsproxy never installed in a task; see compat.h. */
+	void (*free_nsproxy)(struct nsproxy *ns);
 	struct fs_struct *(*copy_fs_struct)(struct fs_struct *fs);
 	void (*free_fs_struct)(struct fs_struct *fs);
+	/* Since 7.x only; see execns_switch_fs_struct() in compat.h. */
+	struct fs_struct *(*switch_fs_struct)(struct fs_struct *new_fs);
 	void (*exit_sem)(struct task_struct *tsk);
 	void (*exit_shm)(struct task_struct *tsk);
 	/* Optional: used only to tell a free syscall number from a used one. */

@@ -9,7 +9,7 @@
 #        vm.sh KERNEL run "CMD" ["ADD FILES"]
 #        vm.sh KERNEL shell ["ADD FILES"]
 # Environment: BOOTARGS (extra kernel arguments), PARAMS (insmod parameters),
-# EXECNS_TIMEOUT (seconds, default 900), EXECNS_ACCEL (kvm or tcg; probed),
+# EXECNS_TIMEOUT (seconds, default 600), EXECNS_ACCEL (kvm or tcg; probed),
 # EXECNS_CONSOLE (where the console log goes).
 # Exit status: the guest's (CMD's status for run; 0/1 for check), 124 when
 # the guest timed out or died without reporting.
@@ -84,12 +84,12 @@ boot() {
 	local args=(qemu-system-x86_64 -accel "$a" -cpu "$cpu" -m "${EXECNS_MEM:-1G}" -smp 2
 		-nographic -no-reboot -nodefaults -serial stdio
 		-kernel "$kd/vmlinuz" -initrd "$work/initramfs.gz"
-		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 quiet ${BOOTARGS:-}")
+		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1 quiet ${BOOTARGS:-}")
 	if [ "$mode" = shell ]; then
 		"${args[@]}"
 		return
 	fi
-	timeout --foreground -k 5 "${EXECNS_TIMEOUT:-900}" "${args[@]}" </dev/null |
+	timeout --foreground -k 5 "${EXECNS_TIMEOUT:-600}" "${args[@]}" </dev/null |
 		tee "$console"
 }
 
