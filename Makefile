@@ -49,8 +49,11 @@ fetch: deps
 	@for k in $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS)); do \
 		$(H)/fetch-kernel.sh $$k || exit; done
 
+lint: deps
+	@$(H)/lint.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS))
+
 # Module build for one matrix kernel, e.g. make kmod KERNEL=trixie EXTRA="W=1 C=1".
 kmod: deps
 	@$(H)/build-module.sh $(KERNEL) $(EXTRA)
 
-.PHONY: all module userspace install clean deps guest-progs check vm-run shell demo fetch kmod
+.PHONY: all module userspace install clean deps guest-progs check lint vm-run shell demo fetch kmod

@@ -60,25 +60,8 @@
 
 /*
  * The per-user counters still in struct user_struct, each behind the
- * config option that gives it a field.  Read without locks: the view is a
- * snapshot.
+ * config option that gives it a field.
  */
-struct execns_user_counters {
-	s64 epoll_watches;
-	long pipe_bufs;
-	unsigned long unix_inflight;
-	long locked_vm;
-	int nr_watches;
-};
-
-#define execns_user_counters(up, c) do {				\
-	(c)->epoll_watches = execns_user_epoll_read(up);		\
-	(c)->pipe_bufs = atomic_long_read(&(up)->pipe_bufs);		\
-	(c)->unix_inflight = READ_ONCE((up)->unix_inflight);		\
-	(c)->locked_vm = execns_user_locked_vm(up);			\
-	(c)->nr_watches = execns_user_nr_watches(up);			\
-} while (0)
-
 #ifdef CONFIG_EPOLL
 #define execns_user_epoll_init(up) \
 	percpu_counter_init(&(up)->epoll_watches, 0, GFP_KERNEL)

@@ -195,32 +195,43 @@ static void execns_uidtab_free_rcu(struct rcu_head *rcu)
 }
 
 /*
- * As free_uid().  May run in softirq context (RCU callbacks freeing creds),
- * so nothing here sleeps.
+ * The last reference to @eu is gone: unlink it, and its table if it was the
+ * table's last user, then free both after a grace period.
  */
-void execns_uidtab_put_user(struct user_struct *up)
+static void execns_user_release(struct execns_user *eu, unsigned long flags)
+	__releases(&execns_uid_lock)
 {
-	struct execns_user *eu = execns_user(up);
 	struct execns_uidtab *tab = eu->tab;
-	unsigned long flags;
 	bool last;
 
-	if (!refcount_dec_and_lock_irqsave(&up->__count, &execns_uid_lock, &flags))
-		return;
-	hash_del(&up->uidhash_node);
+	hash_del(&eu->us.uidhash_node);
 	hash_del_rcu(&eu->set_node);
 	last = !--tab->nr_users;
 	if (last)
 		list_del(&tab->node);
 	spin_unlock_irqrestore(&execns_uid_lock, flags);
 
-	execns_user_epoll_free(up);
+	execns_user_epoll_free(&eu->us);
 	call_rcu(&eu->rcu, execns_user_free_rcu);
 	if (last) {
 		atomic_dec(&execns_nr_tables);
 		execns_probes_table_gone();
 		call_rcu(&tab->rcu, execns_uidtab_free_rcu);
 	}
+}
+
+/*
+ * As free_uid().  May run in softirq context (RCU callbacks freeing creds),
+ * so nothing here sleeps.
+ */
+void execns_uidtab_put_user(struct user_struct *up)
+{
+	unsigned long flags;
+
+	if (!refcount_dec_and_lock_irqsave(&up->__count, &execns_uid_lock, &flags))
+		return;
+	__acquire(&execns_uid_lock);	/* for sparse: taken by the call above */
+	execns_user_release(execns_user(up), flags);
 }
 
 struct user_struct *execns_uidtab_create(struct execns_uidtab *parent, kuid_t uid)
@@ -264,16 +275,18 @@ free_tab:
 	return NULL;
 }
 
+/* Counters are read without locks: the view is a snapshot. */
 static void execns_user_show(struct seq_file *m, struct execns_uidtab *tab,
 			     struct user_struct *up)
 {
-	struct execns_user_counters c;
-
-	execns_user_counters(up, &c);
 	seq_printf(m, "uid %u table %llu refs %u epoll_watches %lld pipe_bufs %ld unix_inflight %lu locked_vm %ld watches %d\n",
 		   from_kuid_munged(&init_user_ns, up->uid), tab->id,
-		   refcount_read(&up->__count), c.epoll_watches, c.pipe_bufs,
-		   c.unix_inflight, c.locked_vm, c.nr_watches);
+		   refcount_read(&up->__count),
+		   (long long)execns_user_epoll_read(up),
+		   atomic_long_read(&up->pipe_bufs),
+		   READ_ONCE(up->unix_inflight),
+		   (long)execns_user_locked_vm(up),
+		   (int)execns_user_nr_watches(up));
 }
 
 /* The /proc/execns/tables view; format in docs/design.md. */

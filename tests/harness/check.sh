@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Run the in-guest test suite on each named kernel and sum the KTAP results.
+# Run the static checks and the in-guest test suite on each named kernel, and
+# sum the KTAP results.
 # The last line is "N passed, N failed, N skipped" over all kernels.
 #
 # Usage: check.sh KERNEL...
@@ -13,6 +14,18 @@ for k in "$@"; do
 done
 
 pass=0 fail=0 skip=0 bad=
+
+# Static checks first: W=1, sparse and checkpatch.
+note "=== static checks ==="
+log=$LOGS/check-lint.$$.log
+set +e
+"$TOP/tests/harness/lint.sh" "$@" | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+read -r p f s < <("$TOP/tests/harness/ktap-count.awk" "$log")
+pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+[ "$rc" -eq 0 ] || { bad="$bad lint"; [ "$f" -gt 0 ] || fail=$((fail + 1)); }
+
 for k in "$@"; do
 	note "=== $k: $(kernel_field "$k" 3-) ==="
 	set +e

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Static checks of the module, printed as KTAP: for each kernel of the
+# matrix a W=1 build and a sparse pass (C=2), then checkpatch on the sources.
+# checkpatch.pl comes from Debian's linux-source-6.1 package (fetched once).
+#
+# Usage: lint.sh KERNEL...
+
+. "$(dirname "$0")/common.sh"
+
+n=0 failed=0
+result() {	# result STATUS NAME [LOG]
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		[ -n "${3:-}" ] && sed 's/^/# /' "$3" | head -n 30
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+# checkpatch_dir: scripts/checkpatch.pl and the data files it reads.
+checkpatch_dir() {
+	local d=$EXECNS_CACHE/checkpatch tmp
+	if [ ! -x "$d/scripts/checkpatch.pl" ]; then
+		tmp=$(mktemp -d)
+		(cd "$tmp" && apt-get download -q linux-source-6.1) >"$LOGS/checkpatch.log" 2>&1 ||
+			die "cannot download linux-source-6.1 for checkpatch.pl (log: $LOGS/checkpatch.log)"
+		mkdir -p "$d"
+		dpkg-deb --fsys-tarfile "$tmp"/linux-source-6.1_*.deb | tar -xO ./usr/src/linux-source-6.1.tar.xz |
+			tar -xJ -C "$d" --strip-components=1 --wildcards \
+				'linux-source-6.1/scripts/checkpatch.pl' 'linux-source-6.1/scripts/spelling.txt' \
+				'linux-source-6.1/scripts/const_structs.checkpatch'
+		rm -rf "$tmp"
+	fi
+	echo "$d"
+}
+
+echo "KTAP version 1"
+echo "1..$(( $# * 2 + 1 ))"
+for k in "$@"; do
+	log=$LOGS/lint-$k.log
+	for check in "W=1:W=1 build" "C=2:sparse (C=2)"; do
+		rc=0
+		"$TOP/tests/harness/build-module.sh" "$k" "${check%%:*}" >"$log" 2>&1 || rc=1
+		grep -v 'pahole version differs' "$log" | grep -q 'warning:' && rc=1
+		result $rc "$k: ${check#*:} without warnings" "$log"
+	done
+done
+cp=$(checkpatch_dir)
+log=$LOGS/lint-checkpatch.log
+rc=0
+(cd "$TOP" && perl "$cp/scripts/checkpatch.pl" --no-tree --terse --show-types \
+	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
+	--file module/*.c module/*.h) >"$log" 2>&1 || rc=1
+result $rc "checkpatch on module/" "$log"
+[ "$failed" -eq 0 ]
