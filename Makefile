@@ -20,6 +20,14 @@ install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	$(MAKE) -C userspace install PREFIX=$(PREFIX)
 
+DKMS_SRC := /usr/src/execns-0.1
+dkms-install:
+	mkdir -p $(DKMS_SRC)
+	cp -r Kbuild dkms.conf module $(DKMS_SRC)/
+	dkms add -m execns -v 0.1
+	dkms build -m execns -v 0.1
+	dkms install -m execns -v 0.1
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	$(MAKE) -C userspace clean
@@ -56,4 +64,4 @@ lint: deps
 kmod: deps
 	@$(H)/build-module.sh $(KERNEL) $(EXTRA)
 
-.PHONY: all module userspace install clean deps guest-progs check lint vm-run shell demo fetch kmod
+.PHONY: all module userspace install dkms-install clean deps guest-progs check lint vm-run shell demo fetch kmod

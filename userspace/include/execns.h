@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libexecns: execve(2) into new namespaces through the execns kernel module.
  * See execns(2).
