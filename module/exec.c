@@ -40,6 +40,7 @@
 #include "symbols.h"
 #include "uidtab.h"
 #include "probes.h"
+#include "fault.h"
 
 struct execns_ctx {
 	unsigned long flags;
@@ -73,7 +74,8 @@ static int execns_prepare(struct execns_ctx *ctx)
 		ret = execns_fs_check_private();
 		if (ret)
 			return ret;
-		ctx->fs = execns_syms.copy_fs_struct(current->fs);
+		ctx->fs = execns_should_fail("fs_struct") ? NULL :
+			  execns_syms.copy_fs_struct(current->fs);
 		if (!ctx->fs)
 			return -ENOMEM;
 	}
@@ -82,7 +84,8 @@ static int execns_prepare(struct execns_ctx *ctx)
 	 * Checks CAP_SYS_ADMIN in the caller's user namespace, as unshare(2).
 	 * CLONE_NEWUSER is ours, not the kernel's user namespace.
 	 */
-	ret = execns_syms.unshare_nsproxy_namespaces(ctx->flags & ~CLONE_NEWUSER,
+	ret = execns_should_fail("namespaces") ? -ENOMEM :
+	      execns_syms.unshare_nsproxy_namespaces(ctx->flags & ~CLONE_NEWUSER,
 						     &ctx->nsp, NULL, ctx->fs);
 	if (ret)
 		goto free_fs;

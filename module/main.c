@@ -7,11 +7,12 @@
  * module claims a spare syscall number (slot.c), runs the exec path
  * (exec.c), keeps per-namespace user_struct tables (uidtab.c) that kprobes
  * on the kernel's accounting paths route into (probes.c), shows them in
- * /proc/execns (procfs.c) and resolves the kernel internals it needs
- * (symbols.c).
+ * /proc/execns (procfs.c), resolves the kernel internals it needs
+ * (symbols.c) and can fail its own steps on purpose (fault.c).
  * Documentation: docs/design.md, docs/execns.2.
  */
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include "symbols.h"
 #include "slot.h"
 #include "uidtab.h"
@@ -58,6 +59,13 @@ static void __exit execns_exit(void)
 	execns_slot_uninit();
 	execns_procfs_uninit();
 	execns_probes_uninit();
+	/*
+	 * A task redirected just before its probe went away may have been
+	 * preempted at the first instruction of a redirect target, or just
+	 * after the slot entry's module_put().  It cannot have switched
+	 * voluntarily there, so a tasks-RCU grace period waits for it.
+	 */
+	synchronize_rcu_tasks();
 	execns_uidtab_uninit();
 	pr_info("unloaded\n");
 }

@@ -5,6 +5,7 @@
  *           "uid UID table ID refs N epoll_watches N pipe_bufs N
  *            unix_inflight N locked_vm N watches N"
  *   self:   "ID"
+ *   stats:  "tables N", "user_allocs N", "user_frees N", "users N"
  */
 #include <linux/kernel.h>
 #include <linux/proc_fs.h>
@@ -21,6 +22,12 @@ static int execns_tables_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+static int execns_stats_show(struct seq_file *m, void *v)
+{
+	execns_uidtab_stats(m);
+	return 0;
+}
+
 static int execns_self_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "%llu\n", execns_uidtab_id(execns_uidtab_of(current_user())));
@@ -33,7 +40,8 @@ int execns_procfs_init(void)
 	if (!execns_proc_dir)
 		return -ENOMEM;
 	if (!proc_create_single("tables", 0444, execns_proc_dir, execns_tables_show) ||
-	    !proc_create_single("self", 0444, execns_proc_dir, execns_self_show)) {
+	    !proc_create_single("self", 0444, execns_proc_dir, execns_self_show) ||
+	    !proc_create_single("stats", 0444, execns_proc_dir, execns_stats_show)) {
 		proc_remove(execns_proc_dir);
 		return -ENOMEM;
 	}

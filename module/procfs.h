@@ -3,6 +3,7 @@
  * /proc/execns: a read-only view of the uid tables.
  *   /proc/execns/tables	every table and each of its user_structs
  *   /proc/execns/self		the reading task's table id (0: the global one)
+ *   /proc/execns/stats		live tables, user_structs allocated and freed
  */
 #ifndef _EXECNS_PROCFS_H
 #define _EXECNS_PROCFS_H

@@ -27,6 +27,7 @@
 #include <linux/user_namespace.h>
 #include "uidtab.h"
 #include "probes.h"
+#include "fault.h"
 
 #define EXECNS_UIDTAB_BITS	5	/* 32 buckets: 256 bytes a table */
 #define EXECNS_USERSET_BITS	10
@@ -52,6 +53,8 @@ static LIST_HEAD(execns_tables);
 static DEFINE_HASHTABLE(execns_user_set, EXECNS_USERSET_BITS);
 static atomic_t execns_nr_tables = ATOMIC_INIT(0);
 static atomic64_t execns_next_id = ATOMIC64_INIT(0);
+static atomic_long_t execns_user_allocs = ATOMIC_LONG_INIT(0);
+static atomic_long_t execns_user_frees = ATOMIC_LONG_INIT(0);
 static struct kmem_cache *execns_user_cache;
 
 static struct execns_user *execns_user(const struct user_struct *up)
@@ -94,7 +97,8 @@ static struct execns_user *execns_user_new(kuid_t uid)
 {
 	struct execns_user *eu;
 
-	eu = kmem_cache_zalloc(execns_user_cache, GFP_KERNEL);
+	eu = execns_should_fail("user_struct") ? NULL :
+	     kmem_cache_zalloc(execns_user_cache, GFP_KERNEL);
 	if (!eu)
 		return NULL;
 	eu->us.uid = uid;
@@ -106,12 +110,14 @@ static struct execns_user *execns_user_new(kuid_t uid)
 	ratelimit_state_init(&eu->us.ratelimit, HZ, 100);
 	ratelimit_set_flags(&eu->us.ratelimit, RATELIMIT_MSG_ON_RELEASE);
 	INIT_HLIST_NODE(&eu->us.uidhash_node);
+	atomic_long_inc(&execns_user_allocs);
 	return eu;
 }
 
 static void execns_user_free_rcu(struct rcu_head *rcu)
 {
 	kmem_cache_free(execns_user_cache, container_of(rcu, struct execns_user, rcu));
+	atomic_long_inc(&execns_user_frees);
 }
 
 /* Only for a user never published in a table. */
@@ -119,6 +125,7 @@ static void execns_user_discard(struct execns_user *eu)
 {
 	execns_user_epoll_free(&eu->us);
 	kmem_cache_free(execns_user_cache, eu);
+	atomic_long_inc(&execns_user_frees);
 }
 
 /* Caller holds execns_uid_lock; takes a reference on a match. */
@@ -240,7 +247,7 @@ struct user_struct *execns_uidtab_create(struct execns_uidtab *parent, kuid_t ui
 	struct execns_user *eu;
 	unsigned long flags;
 
-	tab = kzalloc(sizeof(*tab), GFP_KERNEL);
+	tab = execns_should_fail("uid table") ? NULL : kzalloc(sizeof(*tab), GFP_KERNEL);
 	if (!tab)
 		return NULL;
 	eu = execns_user_new(uid);
@@ -305,6 +312,19 @@ void execns_uidtab_show(struct seq_file *m)
 			execns_user_show(m, tab, up);
 	}
 	spin_unlock_irqrestore(&execns_uid_lock, flags);
+}
+
+/*
+ * The /proc/execns/stats view: user_structs allocated and freed since load
+ * (freed means returned to the slab, after RCU), and live tables.
+ */
+void execns_uidtab_stats(struct seq_file *m)
+{
+	long allocs = atomic_long_read(&execns_user_allocs);
+	long frees = atomic_long_read(&execns_user_frees);
+
+	seq_printf(m, "tables %u\nuser_allocs %ld\nuser_frees %ld\nusers %ld\n",
+		   execns_uidtab_count(), allocs, frees, allocs - frees);
 }
 
 int execns_uidtab_init(void)

@@ -41,5 +41,6 @@ struct user_struct *execns_uidtab_find_user(struct execns_uidtab *tab, kuid_t ui
 void execns_uidtab_put_user(struct user_struct *up);
 
 void execns_uidtab_show(struct seq_file *m);
+void execns_uidtab_stats(struct seq_file *m);
 
 #endif /* _EXECNS_UIDTAB_H */

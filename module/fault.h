@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Failure injection for the module's own fallible steps.  Debian's kernels
+ * have no CONFIG_FAULT_INJECTION, so the error paths are exercised through
+ * the fail_nth parameter instead: writing N makes the Nth fallible step
+ * reached afterwards fail as if out of memory (then it resets to 0).
+ */
+#ifndef _EXECNS_FAULT_H
+#define _EXECNS_FAULT_H
+
+#include <linux/types.h>
+
+/* True when the step at this call site must fail. */
+bool execns_should_fail(const char *site);
+
+#endif /* _EXECNS_FAULT_H */
