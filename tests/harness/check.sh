@@ -27,7 +27,7 @@ pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 [ "$rc" -eq 0 ] || { bad="$bad lint"; [ "$f" -gt 0 ] || fail=$((fail + 1)); }
 
 for k in "$@"; do
-	note "=== $k: $(kernel_field "$k" 3-) ==="
+	note "=== $k: $(kernel_desc "$k") ==="
 	set +e
 	log=$LOGS/check-$k.$$.log
 	EXECNS_CONSOLE=$log "$TOP/tests/harness/vm.sh" "$k" check

@@ -31,6 +31,11 @@ kernel_field() {
 	printf '%s\n' "$v"
 }
 
+# kernel_desc NAME: the "what" column of a kernel's line.
+kernel_desc() {
+	awk -v n="$1" '!/^#/ && $1 == n { $1 = $2 = ""; sub(/^ +/, ""); print }' "$KERNELS_CONF"
+}
+
 kdir() { printf '%s/kernels/%s\n' "$EXECNS_CACHE" "$1"; }
 
 # logged LOG CMD...: run CMD with its output in LOG; on failure say where it is.
