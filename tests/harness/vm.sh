@@ -89,8 +89,9 @@ boot() {
 		"${args[@]}"
 		return
 	fi
+	# SeaBIOS clears the screen over the serial line: drop its escapes.
 	timeout --foreground -k 5 "${EXECNS_TIMEOUT:-600}" "${args[@]}" </dev/null |
-		tee "$console"
+		sed -u 's/\x1bc//g; s/\x1b\[[0-9;?]*[A-Za-z]//g' | tee "$console"
 }
 
 make_initramfs
