@@ -13,6 +13,11 @@ for k in "$@"; do
 	kernel_field "$k" 1 >/dev/null
 done
 
+# Set up first, so a missing registry or package stops here, in one line.
+for k in "$@"; do
+	"$TOP/tests/harness/fetch-kernel.sh" "$k" || exit 2
+done
+
 pass=0 fail=0 skip=0 bad=
 
 # Static checks first: W=1, sparse and checkpatch.

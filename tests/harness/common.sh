@@ -38,13 +38,11 @@ kernel_desc() {
 
 kdir() { printf '%s/kernels/%s\n' "$EXECNS_CACHE" "$1"; }
 
-# logged LOG CMD...: run CMD with its output in LOG; on failure say where it is.
+# logged LOG CMD...: run CMD with its output in $LOGS/LOG (the caller's
+# error message names it).
 logged() {
 	local log=$LOGS/$1; shift
-	if ! "$@" >"$log" 2>&1; then
-		tail -n 5 "$log" | sed 's/^/    /' >&2
-		return 1
-	fi
+	"$@" >"$log" 2>&1
 }
 
 # in_root CMD...: run CMD in the build root, in a private mount namespace so
