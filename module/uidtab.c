@@ -30,7 +30,7 @@
 #include "fault.h"
 
 #define EXECNS_UIDTAB_BITS	5	/* 32 buckets: 256 bytes a table */
-#define EXECNS_USERSET_BITS	10
+#define EXECNS_USERSET_BITS	12	/* 32 KiB; chains stay short up to ~10k users */
 
 struct execns_uidtab {
 	u64 id;
