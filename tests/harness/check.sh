@@ -35,6 +35,7 @@ for k in "$@"; do
 	note "=== $k: $(kernel_desc "$k") ==="
 	set +e
 	log=$LOGS/check-$k.$$.log
+	: >"$log"
 	EXECNS_CONSOLE=$log "$TOP/tests/harness/vm.sh" "$k" check
 	rc=$?
 	set -e
