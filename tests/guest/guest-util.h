@@ -52,7 +52,7 @@ static inline long read_long(const char *path)
 
 static inline void write_file(const char *path, const char *s)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 	if (fd < 0 || write(fd, s, strlen(s)) < 0)
 		fprintf(stderr, "# write %s: %s\n", path, strerror(errno));
