@@ -60,6 +60,21 @@ static inline void write_file(const char *path, const char *s)
 		close(fd);
 }
 
+/* A counter of /proc/execns/stats (tables, user_allocs, user_frees, users), or -1. */
+static inline long execns_stat(const char *name)
+{
+	char key[32];
+	long v, found = -1;
+	FILE *f = fopen("/proc/execns/stats", "r");
+
+	while (f && fscanf(f, "%31s %ld", key, &v) == 2)
+		if (!strcmp(key, name))
+			found = v;
+	if (f)
+		fclose(f);
+	return found;
+}
+
 /* execns through the raw syscall, for pointers libc would not pass. */
 static inline long raw_execns(long flags, const void *path, const void *argv,
 			      const void *envp)

@@ -6,15 +6,8 @@
  * caller intact, and that nothing is left behind: no uid table, every
  * user_struct allocated freed again (/proc/execns/stats).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <execns.h>
+#include "guest-util.h"
 #include "ktap.h"
 
 #define FAIL_NTH	"/sys/module/execns/parameters/fail_nth"
@@ -22,77 +15,13 @@
 			 CLONE_NEWPID | CLONE_NEWUSER)
 #define MAX_STEPS	16
 
-static const char *const ns_names[] = { "mnt", "uts", "ipc", "net", "pid_for_children" };
-
-struct state {
-	char ns[5][64];
-	char table[32];
-	char root[64];
-	int fd_probe;
-};
-
-static void read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (f) {
-		if (!fgets(buf, len, f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-}
-
-static void write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-
-	if (fd < 0 || write(fd, s, strlen(s)) < 0)
-		perror(path);
-	if (fd >= 0)
-		close(fd);
-}
-
-static void snapshot(struct state *st, int fd_probe)
-{
-	char path[64];
-	ssize_t n;
-
-	memset(st, 0, sizeof(*st));
-	for (int i = 0; i < 5; i++) {
-		snprintf(path, sizeof(path), "/proc/self/ns/%s", ns_names[i]);
-		n = readlink(path, st->ns[i], sizeof(st->ns[i]) - 1);
-		st->ns[i][n > 0 ? n : 0] = '\0';
-	}
-	read_line("/proc/execns/self", st->table, sizeof(st->table));
-	n = readlink("/proc/self/root", st->root, sizeof(st->root) - 1);
-	st->root[n > 0 ? n : 0] = '\0';
-	st->fd_probe = fcntl(fd_probe, F_GETFD) >= 0;
-}
-
-/* A counter of /proc/execns/stats, or -1. */
-static long stat_of(const char *name)
-{
-	char key[32];
-	long v, found = -1;
-	FILE *f = fopen("/proc/execns/stats", "r");
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%31s %ld", key, &v) == 2)
-		if (!strcmp(key, name))
-			found = v;
-	fclose(f);
-	return found;
-}
-
 /* Wait (for RCU callbacks) until counter @name reads 0. */
 static long settle(const char *name)
 {
 	long v = -1;
 
 	for (int tries = 0; tries < 50 && v; tries++) {
-		v = stat_of(name);
+		v = execns_stat(name);
 		if (v)
 			usleep(100000);
 	}
@@ -106,7 +35,7 @@ static int one_try(int nth, const char *self)
 	int status;
 
 	if (pid == 0) {
-		struct state before, after;
+		struct caller_state before, after;
 		char *argv[] = { (char *)self, "ran", NULL };
 		char nbuf[16];
 		int probe = open("/", O_RDONLY);	/* not close-on-exec */
@@ -114,15 +43,15 @@ static int one_try(int nth, const char *self)
 		alarm(30);
 		snapshot(&before, probe);
 		snprintf(nbuf, sizeof(nbuf), "%d", nth);
-		write_str(FAIL_NTH, nbuf);
+		write_file(FAIL_NTH, nbuf);
 		execns(FLAGS, self, argv, environ);
 		if (errno != ENOMEM) {
 			ktap_diag("step %d: errno %d (%s), want ENOMEM", nth, errno, strerror(errno));
 			_exit(1);
 		}
 		snapshot(&after, probe);
-		if (memcmp(&before, &after, sizeof(before))) {
-			ktap_diag("step %d: caller changed (table %s -> %s)", nth, before.table, after.table);
+		if (!same_state(&before, &after) || fcntl(probe, F_GETFD) < 0) {
+			ktap_diag("step %d: caller changed", nth);
 			_exit(1);
 		}
 		_exit(0);
@@ -152,7 +81,7 @@ int main(int argc, char **argv)
 			break;
 	}
 	steps = nth - 1;
-	write_str(FAIL_NTH, "0");
+	write_file(FAIL_NTH, "0");
 
 	ktap_plan(steps + 3);
 	for (nth = 1; nth <= steps; nth++)
@@ -161,6 +90,6 @@ int main(int argc, char **argv)
 		    "execns succeeds once past its %d fallible steps", steps);
 	ktap_result(settle("tables") == 0, "no uid table left behind");
 	ktap_result(settle("users") == 0, "every user_struct the module allocated was freed (allocs %ld, frees %ld)",
-		    stat_of("user_allocs"), stat_of("user_frees"));
+		    execns_stat("user_allocs"), execns_stat("user_frees"));
 	return ktap_finish();
 }
