@@ -58,6 +58,13 @@
 })
 #endif
 
+/* __assign_str() lost its source argument in 6.10 (__string() names it). */
+#ifdef EXECNS_HAVE_ASSIGN_STR_1
+#define execns_assign_str(dst, src) __assign_str(dst)
+#else
+#define execns_assign_str(dst, src) __assign_str(dst, src)
+#endif
+
 /*
  * The per-user counters still in struct user_struct, each behind the
  * config option that gives it a field.
