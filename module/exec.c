@@ -41,6 +41,7 @@
 #include "uidtab.h"
 #include "probes.h"
 #include "fault.h"
+#include "trace.h"
 
 struct execns_ctx {
 	unsigned long flags;
@@ -210,18 +211,22 @@ long execns_syscall(const struct pt_regs *uregs, bool compat)
 	struct execns_ctx ctx = {
 		.flags = compat ? (u32)uregs->bx : (u32)uregs->di,
 	};
+	u64 start = ktime_get_ns();
 	long ret;
 
+	execns_trace_call(ctx.flags, uregs, compat);
 	ret = execns_prepare(&ctx);
 	if (ret)
-		return ret;
+		goto out;
 
 	ret = execns_execve_user(&ctx, uregs, compat);
 	if (ret) {
 		execns_abort(&ctx);
-		return ret;
+		goto out;
 	}
 
 	execns_commit(&ctx);
-	return 0;
+out:
+	trace_execns_return(ret, ktime_get_ns() - start);
+	return ret;
 }

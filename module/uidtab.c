@@ -28,6 +28,7 @@
 #include "uidtab.h"
 #include "probes.h"
 #include "fault.h"
+#include "trace.h"
 
 #define EXECNS_UIDTAB_BITS	5	/* 32 buckets: 256 bytes a table */
 #define EXECNS_USERSET_BITS	12	/* 32 KiB; chains stay short up to ~10k users */
@@ -149,6 +150,7 @@ static void execns_uidtab_insert(struct execns_uidtab *tab, struct execns_user *
 	tab->nr_users++;
 	hash_add(tab->users, &eu->us.uidhash_node, __kuid_val(eu->us.uid));
 	hash_add_rcu(execns_user_set, &eu->set_node, (unsigned long)&eu->us);
+	trace_uid_alloc(&eu->us, tab->id);
 }
 
 struct user_struct *execns_uidtab_find_user(struct execns_uidtab *tab, kuid_t uid)
@@ -159,6 +161,7 @@ struct user_struct *execns_uidtab_find_user(struct execns_uidtab *tab, kuid_t ui
 	spin_lock_irqsave(&execns_uid_lock, flags);
 	up = execns_uidtab_lookup(tab, uid);
 	spin_unlock_irqrestore(&execns_uid_lock, flags);
+	trace_uid_find(uid, tab->id, up);
 	return up;
 }
 
@@ -214,8 +217,11 @@ static void execns_user_release(struct execns_user *eu, unsigned long flags)
 	hash_del(&eu->us.uidhash_node);
 	hash_del_rcu(&eu->set_node);
 	last = !--tab->nr_users;
-	if (last)
+	trace_uid_free(&eu->us, tab->id);
+	if (last) {
 		list_del(&tab->node);
+		trace_table_destroy(tab->id, tab->parent_id);
+	}
 	spin_unlock_irqrestore(&execns_uid_lock, flags);
 
 	execns_user_epoll_free(&eu->us);
@@ -268,6 +274,7 @@ struct user_struct *execns_uidtab_create(struct execns_uidtab *parent, kuid_t ui
 	hash_init(tab->users);
 
 	spin_lock_irqsave(&execns_uid_lock, flags);
+	trace_table_create(tab->id, tab->parent_id);
 	execns_uidtab_insert(tab, eu);
 	list_add_tail(&tab->node, &execns_tables);
 	spin_unlock_irqrestore(&execns_uid_lock, flags);
