@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Descriptors across a successful execns(2): the new program has only 0, 1
+ * and 2, whatever the caller had open above them and whatever their
+ * close-on-exec flags; 0-2 are kept and work (a pipe on each); a
+ * close-on-exec 0 is closed as by execve(2); and a process sharing the
+ * caller's descriptor table (clone(CLONE_FILES)) keeps its descriptors.
+ */
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include "util.h"
+
+struct std_pipes {
+	int in[2], err[2];
+};
+
+/* Open all kinds of descriptors above 2; stdin and stderr become pipes. */
+static void open_many(void *arg)
+{
+	struct std_pipes *sp = arg;
+	char list[256];
+	int sv[2];
+
+	if (sp && (dup2(sp->in[0], 0) < 0 || dup2(sp->err[1], 2) < 0))
+		_exit(95);
+	if (open("/proc/self/status", O_RDONLY) < 0 ||
+	    open("/tmp", O_RDONLY | O_DIRECTORY) < 0 ||
+	    open("/proc/self/exe", O_RDONLY | O_CLOEXEC) < 0 ||
+	    socketpair(AF_UNIX, SOCK_STREAM, 0, sv) ||
+	    eventfd(0, 0) < 0 ||
+	    dup2(sv[0], 200) < 0 || dup2(sv[1], 1000) < 0)
+		_exit(96);
+	fds_str(list, sizeof(list));
+	printf("# the caller has descriptors %s before execns\n", list);
+}
+
+static void test_closed(int flags)
+{
+	struct std_pipes sp;
+	char err_text[256] = "";
+	struct report r;
+	int err, st;
+
+	if (pipe(sp.in) || pipe(sp.err))
+		return;
+	if (write(sp.in[1], "hello-stdin\n", 12) != 12)
+		return;
+	close(sp.in[1]);
+	st = spawn_report_prep(flags, (const char *[]){ "stdin", NULL }, open_many, &sp,
+			       &r, &err, NULL);
+	close(sp.in[0]);
+	close(sp.err[1]);
+	read_all(sp.err[0], err_text, sizeof(err_text));
+	close(sp.err[0]);
+	ktap_result(exited_ok(st) && r.ok && !strcmp(r.fds, "0,1,2") &&
+		    !strcmp(r.stdin_line, "hello-stdin") && r.stderr_ok &&
+		    !strcmp(err_text, "from-report\n"),
+		    "flags %s: only 0, 1, 2 are open in the new program (%s), and each works (stdin: %s)",
+		    flags_str(flags), r.fds, r.stdin_line);
+}
+
+static void stdin_cloexec(void *arg)
+{
+	(void)arg;
+	fcntl(0, F_SETFD, FD_CLOEXEC);
+}
+
+static void test_stdin_cloexec(void)
+{
+	struct report r;
+	int err, st;
+
+	st = spawn_report_prep(CLONE_NEWUTS, NULL, stdin_cloexec, NULL, &r, &err, NULL);
+	ktap_result(exited_ok(st) && r.ok && !strcmp(r.fds, "1,2"),
+		    "a close-on-exec descriptor 0 is closed, as by execve (new program has %s)", r.fds);
+}
+
+#define MARK_FD 50
+
+struct sibling_args {
+	int go_rd, res_wr;
+};
+
+/* Shares the caller's descriptor table; after its execns, checks MARK_FD. */
+static int sibling(void *p)
+{
+	struct sibling_args *a = p;
+	char c;
+
+	alarm(30);
+	if (read(a->go_rd, &c, 1) != 1)
+		_exit(1);
+	if (write(a->res_wr, fcntl(MARK_FD, F_GETFD) >= 0 ? "kept" : "gone", 4) != 4)
+		_exit(1);
+	_exit(0);
+}
+
+static void test_shared_table(void)
+{
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+	int out[2], go[2], res[2], status = -1;
+	char text[8192] = "", answer[16] = "";
+	struct sibling_args a;
+	struct report r;
+	size_t off = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(out) || pipe(go) || pipe(res))
+		return;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { "/proc/self/exe", "report", NULL };
+
+		alarm(30);
+		dup2(out[1], 1);
+		a.go_rd = go[0];
+		a.res_wr = res[1];
+		if (dup2(go[0], MARK_FD) < 0 ||
+		    clone(sibling, stack + sizeof(stack), CLONE_FILES | SIGCHLD, &a) < 0)
+			_exit(96);
+		execns(CLONE_NEWUTS, "/proc/self/exe", argv, environ);
+		printf("errno %d\n", errno);
+		_exit(99);
+	}
+	close(out[1]);
+	close(go[0]);
+	close(res[1]);
+	/* The sibling holds the pipe too: read up to the report's end, not EOF. */
+	while (off + 1 < sizeof(text) && !strstr(text, "\nend\n") && !strstr(text, "errno ") &&
+	       (n = read(out[0], text + off, sizeof(text) - 1 - off)) > 0) {
+		off += n;
+		text[off] = '\0';
+	}
+	if (write(go[1], "g", 1) != 1)
+		ktap_diag("cannot wake the sibling");
+	read_all(res[0], answer, sizeof(answer));
+	waitpid(pid, &status, 0);
+	close(out[0]);
+	close(go[1]);
+	close(res[0]);
+	memset(&r, 0, sizeof(r));
+	parse_report(&r, text, 0);
+	ktap_result(exited_ok(status) && r.ok && !strcmp(r.fds, "0,1,2") && !strcmp(answer, "kept"),
+		    "a process sharing the caller's descriptor table keeps its descriptors (%s); the new program has %s",
+		    answer[0] ? answer : "no answer", r.fds);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return report_main(argc, argv);
+
+	ktap_plan(5);
+	test_closed(CLONE_NEWUTS);
+	test_closed(0);
+	test_closed(NS_ALL);
+	test_stdin_cloexec();
+	test_shared_table();
+	return ktap_finish();
+}
