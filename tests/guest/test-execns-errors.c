@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every way execns(2) fails, each with namespaces prepared (CLONE_NEWNS,
+ * CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWNET unless the case needs other
+ * flags): the right errno, and the caller exactly as before - namespaces,
+ * root and cwd (device, inode and mount), credentials and capabilities,
+ * host name, image (/proc/self/exe, comm, cmdline), signal dispositions
+ * and mask, and every descriptor with its flags and offset.  Then the same
+ * process must still work: its descriptors read and write, and a following
+ * execns succeeds into new namespaces.
+ */
+#include <linux/capability.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include "util.h"
+
+#define F		NS_PREPARED
+#define PROBE		"/tmp/execns-errors-probe"
+#define NOEXEC_DIR	"/tmp/execns-noexec"
+#define FAIL_NTH	"/sys/module/execns/parameters/fail_nth"
+#define MAX_NET_NS	"/proc/sys/user/max_net_namespaces"
+#define PROBE_FD	10
+#define PIPE_RD		20
+#define PIPE_WR		21
+
+#define CASE(n, e, fl, pa, av, ev) \
+	.name = (n), .want = (e), .flags = (fl), .path = (pa), .argv = (av), .envp = (ev)
+
+struct fail_case {
+	const char *name;
+	int want;		/* errno */
+	long flags;
+	const void *path, *argv, *envp;
+	int (*setup)(void);	/* in the child, before the first snapshot; nonzero: cannot */
+	void (*undo)(void);	/* in the child, after the failure */
+	int then_plain;		/* the follow-up execns has flags 0, not the namespace flags */
+	const char *skip;	/* set: report as skipped, with this reason */
+};
+
+static unsigned long caller_ns[NR_NS];
+static char *report_argv[] = { "/proc/self/exe", "report", NULL };
+static char *report_envp[] = { REPORT_ENV "=report-env", NULL };
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/* The child's side of one case; its exit status tells the parent. */
+static void fail_child(const struct fail_case *c)
+{
+	struct proc_state before, after;
+	int then = c->then_plain ? 0 : (int)(c->flags & NS_ALL);
+	int p[2], probe;
+	sigset_t usr2;
+	char buf[8];
+	long ret;
+	int e;
+
+	alarm(30);
+	if (chdir("/tmp"))
+		_exit(90);
+	/* Descriptors above 2 that are not close-on-exec, one of them half read. */
+	probe = open(PROBE, O_RDONLY);
+	if (probe < 0 || dup2(probe, PROBE_FD) < 0 || lseek(PROBE_FD, 3, SEEK_SET) != 3 || pipe(p) ||
+	    dup2(p[0], PIPE_RD) < 0 || dup2(p[1], PIPE_WR) < 0)
+		_exit(91);
+	close(probe);
+	close(p[0]);
+	close(p[1]);
+	fcntl(PIPE_RD, F_SETFD, FD_CLOEXEC);	/* one close-on-exec among them */
+	signal(SIGUSR1, on_usr1);
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &usr2, NULL);
+	if (c->setup && c->setup())
+		_exit(92);
+
+	snapshot(&before);
+	ret = raw_execns(c->flags, c->path, c->argv, c->envp);
+	e = errno;
+	snapshot(&after);
+	if (ret != -1 || e != c->want) {
+		printf("# returned %ld, errno %d (%s), want %d (%s)\n", ret, e, strerror(e),
+		       c->want, strerror(c->want));
+		_exit(1);
+	}
+	if (!same_state(&before, &after, "caller after the failure"))
+		_exit(2);
+	/* Still working: the descriptors read and write where they were. */
+	if (read(PROBE_FD, buf, 4) != 4 || memcmp(buf, "3456", 4) ||
+	    write(PIPE_WR, "x", 1) != 1 || read(PIPE_RD, buf, 1) != 1 || buf[0] != 'x') {
+		printf("# the descriptors no longer work\n");
+		_exit(3);
+	}
+	if (c->undo)
+		c->undo();
+	fflush(stdout);
+	execns(then, "/proc/self/exe", report_argv, report_envp);
+	printf("# the following execns(%s) failed too: errno %d\n", flags_str(then), errno);
+	_exit(4);
+}
+
+static void run_fail_case(const struct fail_case *c)
+{
+	int then = c->then_plain ? 0 : (int)(c->flags & NS_ALL);
+	char text[8192];
+	struct report r;
+	int p[2], status = -1;
+	pid_t pid;
+
+	if (c->skip) {
+		ktap_skip(c->skip, "%s", c->name);
+		return;
+	}
+	if (pipe(p))
+		return;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 1);
+		close(p[0]);
+		close(p[1]);
+		fail_child(c);
+	}
+	close(p[1]);
+	read_all(p[0], text, sizeof(text));
+	close(p[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	pass_diags(text);
+	memset(&r, 0, sizeof(r));
+	parse_report(&r, text, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) > 90)
+		ktap_diag("the test's own setup failed (%d)", WEXITSTATUS(status));
+	ktap_result(exited_ok(status) && r.ok && r.pid == pid && !strcmp(r.fds, "0,1,2") &&
+		    ns_match(r.ns, caller_ns, then, "the following execns"),
+		    "%s; caller intact and still working", c->name);
+}
+
+/* --- setups run in the child ------------------------------------------------ */
+
+static int to_nobody(void)
+{
+	return drop_to_nobody();
+}
+
+static void prep_nobody(void *arg)
+{
+	(void)arg;
+	if (drop_to_nobody())
+		_exit(96);
+}
+
+/* Stay uid 0 but without CAP_SYS_ADMIN (effective, permitted, bounding). */
+static int drop_sys_admin(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (prctl(PR_CAPBSET_DROP, CAP_SYS_ADMIN, 0, 0, 0) ||
+	    syscall(SYS_capget, &h, d))
+		return -1;
+	d[CAP_SYS_ADMIN / 32].effective &= ~(1u << (CAP_SYS_ADMIN % 32));
+	d[CAP_SYS_ADMIN / 32].permitted &= ~(1u << (CAP_SYS_ADMIN % 32));
+	d[CAP_SYS_ADMIN / 32].inheritable &= ~(1u << (CAP_SYS_ADMIN % 32));
+	return syscall(SYS_capset, &h, d) ? -1 : 0;
+}
+
+static char max_net_saved[32];
+
+static int no_net_namespaces(void)
+{
+	write_file(MAX_NET_NS, "0\n", 0644);
+	return read_long(MAX_NET_NS) == 0 ? 0 : -1;
+}
+
+static void restore_net_namespaces(void)
+{
+	write_file(MAX_NET_NS, max_net_saved, 0644);
+}
+
+/* Fail the second fallible step (the namespaces; the first is the fs_struct copy). */
+static int fail_second_step(void)
+{
+	return write_file(FAIL_NTH, "2\n", 0600);
+}
+
+static void fail_nth_off(void)
+{
+	write_file(FAIL_NTH, "0\n", 0600);
+}
+
+/* Lower RLIMIT_STACK so that a few hundred KiB of arguments are too many. */
+static int small_stack(void)
+{
+	struct rlimit rl = { 256 * 1024, 256 * 1024 };
+
+	return setrlimit(RLIMIT_STACK, &rl);
+}
+
+int main(int argc, char **argv)
+{
+	static char *bad_elem[] = { "/proc/self/exe", (char *)8, NULL };
+	static char *bad_env_elem[] = { REPORT_ENV "=x", (char *)8, NULL };
+	static char *one_big[] = { "/proc/self/exe", NULL, NULL };
+	static char *many_big[64];
+	const char *noexec_skip = NULL, *nth_skip = NULL;
+	char *big, *unmapped;
+
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return report_main(argc, argv);
+
+	/* Arguments: one over MAX_ARG_STRLEN (32 pages); many of 100 KiB each. */
+	big = malloc(200 * 1024);
+	memset(big, 'x', 200 * 1024 - 1);
+	big[200 * 1024 - 1] = '\0';
+	one_big[1] = big;
+	many_big[0] = "/proc/self/exe";
+	for (int i = 1; i < 63; i++)
+		many_big[i] = big + 100 * 1024;
+	unmapped = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	write_file(PROBE, "0123456789", 0644);
+	write_file("/tmp/execns-no-x", "#!/bin/sh\nexit 0\n", 0644);
+	write_file("/tmp/execns-garbage", "\x01\x02\x03 this is no program\n", 0755);
+	write_file("/tmp/execns-no-interp", "#!/no/such/interpreter\n", 0755);
+	mkdir(NOEXEC_DIR, 0755);
+	if (mount("execns-noexec", NOEXEC_DIR, "tmpfs", MS_NOEXEC, NULL))
+		noexec_skip = "cannot mount a noexec tmpfs here";
+	else
+		write_file(NOEXEC_DIR "/prog", "#!/bin/sh\nexit 0\n", 0755);
+	if (access(FAIL_NTH, W_OK))
+		nth_skip = "ENOMEM cannot be provoked reliably without the module's fail_nth fault injection";
+	snprintf(max_net_saved, sizeof(max_net_saved), "%ld\n", read_long(MAX_NET_NS));
+	ns_all(caller_ns);
+
+	const struct fail_case cases[] = {
+		{ CASE("ENOENT: no such file", ENOENT, F,
+		  "/no/such/program", report_argv, environ) },
+		{ CASE("ENOENT: the #! interpreter does not exist", ENOENT, F,
+		  "/tmp/execns-no-interp", report_argv, environ) },
+		{ CASE("EACCES: no execute permission", EACCES, F,
+		  "/tmp/execns-no-x", report_argv, environ) },
+		{ CASE("EACCES: a directory", EACCES, F,
+		  "/tmp", report_argv, environ) },
+		{ CASE("EACCES: on a file system mounted noexec", EACCES, F,
+		  NOEXEC_DIR "/prog", report_argv, environ), .skip = noexec_skip },
+		{ CASE("ENOEXEC: executable, but no format the kernel knows", ENOEXEC, F,
+		  "/tmp/execns-garbage", report_argv, environ) },
+		{ CASE("E2BIG: one argument over MAX_ARG_STRLEN", E2BIG, F,
+		  "/proc/self/exe", one_big, environ) },
+		{ CASE("E2BIG: too much in all, each argument under MAX_ARG_STRLEN", E2BIG, F,
+		  "/proc/self/exe", many_big, environ), .setup = small_stack },
+		{ CASE("EFAULT: filename points nowhere", EFAULT, F,
+		  unmapped, report_argv, environ) },
+		{ CASE("EFAULT: argv points nowhere", EFAULT, F,
+		  "/proc/self/exe", unmapped, environ) },
+		{ CASE("EFAULT: envp points nowhere", EFAULT, F,
+		  "/proc/self/exe", report_argv, unmapped) },
+		{ CASE("EFAULT: argv[1] points nowhere", EFAULT, F,
+		  "/proc/self/exe", bad_elem, environ) },
+		{ CASE("EFAULT: envp[1] points nowhere", EFAULT, F,
+		  "/proc/self/exe", report_argv, bad_env_elem) },
+		{ CASE("EINVAL: an unknown flag (CLONE_VM)", EINVAL, F | CLONE_VM,
+		  "/proc/self/exe", report_argv, environ) },
+		{ CASE("EINVAL: a clone flag that is no namespace (CLONE_FILES)", EINVAL, CLONE_FILES,
+		  "/proc/self/exe", report_argv, environ), .then_plain = 1 },
+		{ CASE("EINVAL: the top bit (0x80000000)", EINVAL, F | 0x80000000L,
+		  "/proc/self/exe", report_argv, environ) },
+		{ CASE("EPERM: uid 65534 without capabilities asks for namespaces", EPERM, F,
+		  "/proc/self/exe", report_argv, environ), .setup = to_nobody, .then_plain = 1 },
+		{ CASE("EPERM: uid 0 without CAP_SYS_ADMIN asks for CLONE_NEWUTS", EPERM, CLONE_NEWUTS,
+		  "/proc/self/exe", report_argv, environ), .setup = drop_sys_admin, .then_plain = 1 },
+		{ CASE("ENOSPC: max_net_namespaces is 0 (mnt, uts, ipc already made)", ENOSPC, F,
+		  "/proc/self/exe", report_argv, environ), .setup = no_net_namespaces,
+		  .undo = restore_net_namespaces },
+		{ CASE("ENOMEM: fail_nth fails the namespaces after the fs_struct copy", ENOMEM, F,
+		  "/proc/self/exe", report_argv, environ), .setup = fail_second_step,
+		  .undo = fail_nth_off, .skip = nth_skip },
+	};
+	const size_t n = sizeof(cases) / sizeof(cases[0]);
+
+	ktap_plan(n + 1);
+	for (size_t i = 0; i < n; i++) {
+		run_fail_case(&cases[i]);
+		/* Whatever happened in the child, leave the system as it was. */
+		write_file(MAX_NET_NS, max_net_saved, 0644);
+		if (!nth_skip)
+			write_file(FAIL_NTH, "0\n", 0600);
+	}
+
+	/* Unprivileged and flags 0: a plain execve needs no privilege. */
+	{
+		struct report r;
+		pid_t pid = 0;
+		int err, st;
+
+		st = spawn_report_prep(0, NULL, prep_nobody, NULL, &r, &err, &pid);
+		ktap_result(exited_ok(st) && r.ok && r.pid == pid && ns_match(r.ns, caller_ns, 0, "new program"),
+			    "uid 65534 without capabilities, flags 0: a plain execve works (errno %d)", err);
+	}
+
+	umount(NOEXEC_DIR);
+	rmdir(NOEXEC_DIR);
+	free(big);
+	return ktap_finish();
+}
