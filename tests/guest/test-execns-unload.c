@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module cannot be unloaded while a call is inside execns(2).  A call
+ * is held inside the kernel: its filename lies on a page registered with
+ * userfaultfd, so the kernel's copy of the name waits until this program
+ * supplies the page.  Meanwhile the module's reference count is up by one
+ * and delete_module(O_NONBLOCK) must fail; once the page is supplied the
+ * call completes (a new program in a new UTS namespace) and the reference
+ * is dropped again.
+ */
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include "util.h"
+
+#define REFCNT	"/sys/module/execns/refcnt"
+#define PAGE	4096
+
+static int uffd, ctl_wr, go_rd;
+static char *page;
+
+/* Resolves the fault once the parent says so; the exec then ends this thread. */
+static void *handler(void *arg)
+{
+	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+	struct uffd_msg msg;
+	struct uffdio_copy copy;
+	char *src, c;
+
+	(void)arg;
+	if (poll(&pfd, 1, 20000) != 1 || read(uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT) {
+		dprintf(ctl_wr, "nofault\n");
+		_exit(1);
+	}
+	dprintf(ctl_wr, "blocked %#llx\n", (unsigned long long)msg.arg.pagefault.address);
+	if (read(go_rd, &c, 1) != 1)
+		_exit(1);
+	src = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (src == MAP_FAILED)
+		_exit(1);
+	strcpy(src, "/proc/self/exe");
+	copy = (struct uffdio_copy){ .dst = (unsigned long)page, .src = (unsigned long)src,
+				     .len = PAGE };
+	if (ioctl(uffd, UFFDIO_COPY, &copy)) {
+		dprintf(ctl_wr, "copy failed %d\n", errno);
+		_exit(1);
+	}
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void child(void)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg;
+	char *argv[] = { "/proc/self/exe", "report", NULL };
+	pthread_t t;
+
+	alarm(60);
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	if (uffd < 0) {
+		dprintf(ctl_wr, "skip userfaultfd() fails with errno %d (%s)\n", errno, strerror(errno));
+		_exit(0);
+	}
+	if (ioctl(uffd, UFFDIO_API, &api)) {
+		dprintf(ctl_wr, "skip UFFDIO_API fails with errno %d\n", errno);
+		_exit(0);
+	}
+	page = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	reg = (struct uffdio_register){ .range = { (unsigned long)page, PAGE },
+					.mode = UFFDIO_REGISTER_MODE_MISSING };
+	if (page == MAP_FAILED || ioctl(uffd, UFFDIO_REGISTER, &reg)) {
+		dprintf(ctl_wr, "skip UFFDIO_REGISTER fails with errno %d\n", errno);
+		_exit(0);
+	}
+	if (pthread_create(&t, NULL, handler, NULL))
+		_exit(1);
+	execns(CLONE_NEWUTS, page, argv, environ);
+	dprintf(ctl_wr, "errno %d\n", errno);
+	_exit(99);
+}
+
+int main(int argc, char **argv)
+{
+	int out[2], ctl[2], go[2], status = -1, first_field = -1;
+	char line[128] = "", text[4096] = "", sysc[256] = "", path[64];
+	long base, during, after;
+	unsigned long uts = ns_inode("uts");
+	struct report r;
+	pid_t pid;
+	long ret;
+	int e;
+
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return report_main(argc, argv);
+
+	ktap_plan(4);
+	base = read_long(REFCNT);
+	if (pipe(out) || pipe(ctl) || pipe(go))
+		return 1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		dup2(out[1], 1);
+		close(out[0]);
+		close(ctl[0]);
+		close(go[1]);
+		ctl_wr = ctl[1];
+		go_rd = go[0];
+		child();
+	}
+	close(out[1]);
+	close(ctl[1]);
+	close(go[0]);
+
+	/* Wait for the call to be held inside the kernel (or for a reason it cannot). */
+	{
+		ssize_t n = read(ctl[0], line, sizeof(line) - 1);
+
+		line[n > 0 ? n : 0] = '\0';
+	}
+	if (!strncmp(line, "skip ", 5)) {
+		line[strcspn(line, "\n")] = '\0';
+		for (int i = 0; i < 4; i++)
+			ktap_skip(line + 5, "the module cannot be unloaded while a call is inside execns (%d)", i + 1);
+		waitpid(pid, NULL, 0);
+		return ktap_finish();
+	}
+	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
+	read_text(path, sysc, sizeof(sysc));
+	sscanf(sysc, "%d", &first_field);
+	during = read_long(REFCNT);
+	ktap_diag("child: %s", strtok(line, "\n") ? line : "(nothing)");
+	ktap_result(!strncmp(line, "blocked", 7) && first_field == execns_nr() && during == base + 1,
+		    "a call held inside execns (in syscall %d) holds a module reference: refcnt %ld -> %ld",
+		    first_field, base, during);
+
+	ret = syscall(SYS_delete_module, "execns", O_NONBLOCK);
+	e = errno;
+	ktap_result(ret == -1 && (e == EWOULDBLOCK || e == EBUSY) && !access(REFCNT, F_OK),
+		    "delete_module(\"execns\", O_NONBLOCK) fails meanwhile (%ld, errno %d: %s) and the module stays",
+		    ret, e, strerror(e));
+
+	if (write(go[1], "g", 1) != 1)
+		ktap_diag("cannot wake the fault handler");
+	read_all(out[0], text, sizeof(text));
+	waitpid(pid, &status, 0);
+	memset(&r, 0, sizeof(r));
+	parse_report(&r, text, 0);
+	ktap_result(exited_ok(status) && r.ok && r.pid == pid && r.ns[NS_UTS] && r.ns[NS_UTS] != uts,
+		    "once the page is there the call completes: pid %d runs the new program in uts:[%lu]",
+		    r.pid, r.ns[NS_UTS]);
+
+	after = read_long(REFCNT);
+	ktap_result(after == base, "the reference is dropped when the call has returned (refcnt %ld)", after);
+	close(out[0]);
+	close(ctl[0]);
+	close(go[1]);
+	return ktap_finish();
+}
