@@ -4,9 +4,7 @@
  * ENOSYS, and the CLI explains in one line that the module is not loaded.
  * Built for x86_64 and i386 (post-rmmod-slot-32).
  */
-#include <sched.h>
-#include "guest-util.h"
-#include "ktap.h"
+#include "util.h"
 
 #if defined(__i386__)
 #define ABI "i386"

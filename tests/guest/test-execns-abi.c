@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * execns through each ABI: built twice, as a 64-bit program and as an i386
- * one (test-execns-abi-32, entering through the compat slot).
+ * execns(2) through each ABI: built twice, as a 64-bit program and as an
+ * i386 one (test-execns-abi-32, entering through the compat slot, whose
+ * arguments sit in other registers and whose argv/envp hold 32-bit
+ * pointers).  The call works, argv and envp arrive intact, and errors come
+ * back as errno with the caller unchanged.
  */
-#include <sched.h>
-#include "guest-util.h"
-#include "ktap.h"
+#include "util.h"
 
 #if defined(__i386__)
 #define ABI "i386"
@@ -15,30 +16,41 @@
 
 int main(int argc, char **argv)
 {
-	struct caller_state before, after;
+	struct proc_state before, after;
 	struct report r;
+	pid_t pid = 0;
 	int err, st;
 	long ret;
 
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return report_main(argc, argv);
 
-	ktap_plan(4);
-	ktap_diag("%s caller, syscall number %ld", ABI, read_long(EXECNS_SYSFS_NR_FILE));
-	snapshot(&before, -1);
+	ktap_plan(6);
+	ktap_diag("%s caller, syscall number %ld", ABI, execns_nr());
+	snapshot(&before);
 
-	st = spawn_report(CLONE_NEWUTS | CLONE_NEWIPC, NULL, &r, &err);
-	ktap_result(st == 0 && r.ok && r.ns[0] != before.ns[0] && r.ns[1] != before.ns[1] &&
-		    r.ns[3] == before.ns[3] && r.nfds == 3,
-		    "%s: execns(CLONE_NEWUTS|CLONE_NEWIPC) runs the program in new namespaces", ABI);
+	st = spawn_report_prep(CLONE_NEWUTS | CLONE_NEWIPC, (const char *[]){ "x", "y", NULL },
+			       NULL, NULL, &r, &err, &pid);
+	ktap_result(exited_ok(st) && r.ok && r.pid == pid && !strcmp(r.fds, "0,1,2") &&
+		    ns_match(r.ns, before.ns, CLONE_NEWUTS | CLONE_NEWIPC, "new program"),
+		    "%s: execns(CLONE_NEWUTS|CLONE_NEWIPC) runs the program in new namespaces (errno %d)",
+		    ABI, err);
+	ktap_result(r.argc == 4 && !strcmp(r.env, "report-env"),
+		    "%s: argv (%d arguments) and envp (%s) arrive as given", ABI, r.argc, r.env);
 
-	ret = raw_execns(CLONE_NEWUTS, "/no/such/program", (char *[]){ "x", NULL }, environ);
-	ktap_result(ret == -1 && errno == ENOENT, "%s: ENOENT comes back (errno %d)", ABI, errno);
+	ret = raw_execns(NS_PREPARED, "/no/such/program", (char *[]){ "x", NULL }, environ);
+	ktap_result(ret == -1 && errno == ENOENT, "%s: ENOENT comes back (%ld, errno %d)", ABI, ret, errno);
 
-	ret = raw_execns(CLONE_VM, "/proc/self/exe", (char *[]){ "x", NULL }, environ);
-	ktap_result(ret == -1 && errno == EINVAL, "%s: EINVAL for an unknown flag (errno %d)", ABI, errno);
+	ret = raw_execns(NS_PREPARED | CLONE_VM, "/proc/self/exe", (char *[]){ "x", NULL }, environ);
+	ktap_result(ret == -1 && errno == EINVAL, "%s: EINVAL for an unknown flag (%ld, errno %d)",
+		    ABI, ret, errno);
 
-	snapshot(&after, -1);
-	ktap_result(same_state(&before, &after), "%s: the caller is unchanged after the failures", ABI);
+	ret = raw_execns(NS_PREPARED, "/proc/self/exe", (char *[]){ "x", (char *)8, NULL }, environ);
+	ktap_result(ret == -1 && errno == EFAULT, "%s: EFAULT for a bad argv[1] (%ld, errno %d)",
+		    ABI, ret, errno);
+
+	snapshot(&after);
+	ktap_result(same_state(&before, &after, ABI " caller"),
+		    "%s: the caller is unchanged after the failures", ABI);
 	return ktap_finish();
 }

@@ -3,9 +3,7 @@
  * The execns(1) CLI: namespaces by option, PATH search, the program's
  * own options passing through, and env(1)'s exit codes.
  */
-#include <sched.h>
-#include "guest-util.h"
-#include "ktap.h"
+#include "util.h"
 
 #define CLI "/usr/local/bin/execns"
 
@@ -49,7 +47,7 @@ static int one_line(char *s)
 
 int main(void)
 {
-	char out[4096], uts[64];
+	char out[4096], uts[64], host[65] = "", other[64];
 	unsigned long my_uts = ns_inode("uts"), my_ipc = ns_inode("ipc");
 	int st, ok;
 
@@ -58,12 +56,17 @@ int main(void)
 	st = run((char *[]){ CLI, "--uts", "sh", "-c", "hostname cli-inner; hostname; readlink /proc/self/ns/uts", NULL },
 		 0, out, sizeof(out));
 	snprintf(uts, sizeof(uts), "uts:[%lu]", my_uts);
-	ktap_result(st == 0 && strstr(out, "cli-inner") && !strstr(out, uts),
-		    "--uts: sh (found on PATH) runs in a new UTS namespace");
+	gethostname(host, sizeof(host) - 1);
+	ktap_result(st == 0 && strstr(out, "cli-inner") && strstr(out, "uts:[") && !strstr(out, uts) &&
+		    strcmp(host, "cli-inner"),
+		    "--uts: sh (found on PATH) runs in a new UTS namespace; the caller's host name stays %s", host);
 
-	st = run((char *[]){ CLI, "-i", "sh", "-c", "readlink /proc/self/ns/ipc", NULL }, 0, out, sizeof(out));
+	st = run((char *[]){ CLI, "-i", "sh", "-c", "readlink /proc/self/ns/ipc; readlink /proc/self/ns/uts", NULL },
+		 0, out, sizeof(out));
 	snprintf(uts, sizeof(uts), "ipc:[%lu]", my_ipc);
-	ktap_result(st == 0 && strstr(out, "ipc:[") && !strstr(out, uts), "-i is the IPC namespace, as in the seed");
+	snprintf(other, sizeof(other), "uts:[%lu]", my_uts);
+	ktap_result(st == 0 && strstr(out, "ipc:[") && !strstr(out, uts) && strstr(out, other),
+		    "-i is the IPC namespace (as in the seed), and only that");
 
 	st = run((char *[]){ CLI, "--user", "sh", "-c", "cat /proc/execns/self", NULL }, 0, out, sizeof(out));
 	ktap_result(st == 0 && atol(out) > 0, "-u/--user starts the program in a new uid table (%ld)", atol(out));
@@ -78,8 +81,7 @@ int main(void)
 	ok = one_line(out);
 	ktap_result(st == 127 && ok, "not found: 127 and one line (%s)", out);
 
-	write_file("/tmp/execns-cli-noexec", "#!/bin/sh\n");
-	chmod("/tmp/execns-cli-noexec", 0644);
+	write_file("/tmp/execns-cli-noexec", "#!/bin/sh\n", 0644);
 	st = run((char *[]){ CLI, "/tmp/execns-cli-noexec", NULL }, 0, out, sizeof(out));
 	ok = one_line(out);
 	ktap_result(st == 126 && ok, "not executable: 126 and one line (%s)", out);
