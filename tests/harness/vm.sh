@@ -34,7 +34,10 @@ logged guest-progs.log make -C "$TOP" -s guest-progs ||
 	die "building the guest's test programs failed (log: $LOGS/guest-progs.log)"
 
 kd=$(kdir "$kernel")
-console=${EXECNS_CONSOLE:-$LOGS/console-$kernel.log}
+# One log per run (runs of one kernel may overlap); console-KERNEL.log
+# points at the latest.
+console=${EXECNS_CONSOLE:-$LOGS/console-$kernel.$$.log}
+[ -n "${EXECNS_CONSOLE:-}" ] || ln -sfn "${console##*/}" "$LOGS/console-$kernel.log"
 work=$(mktemp -d /tmp/execns-vm.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
