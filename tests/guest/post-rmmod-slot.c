@@ -21,6 +21,7 @@ int main(void)
 	long ret;
 	pid_t pid;
 
+	alarm(TEST_TIMEOUT);
 	ktap_plan(3);
 	ret = syscall(SLOT, CLONE_NEWUTS, "/bin/true", (char *[]){ "true", NULL }, environ);
 	ktap_result(ret == -1 && errno == ENOSYS, "%s: default slot %d answers ENOSYS (errno %d)",

@@ -24,6 +24,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return report_main(argc, argv);
+	alarm(TEST_TIMEOUT);
 
 	ktap_plan(6);
 	ktap_diag("%s caller, syscall number %ld", ABI, execns_nr());

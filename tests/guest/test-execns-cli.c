@@ -51,6 +51,7 @@ int main(void)
 	unsigned long my_uts = ns_inode("uts"), my_ipc = ns_inode("ipc");
 	int st, ok;
 
+	alarm(TEST_TIMEOUT);
 	ktap_plan(9);
 
 	st = run((char *[]){ CLI, "--uts", "sh", "-c", "hostname cli-inner; hostname; readlink /proc/self/ns/uts", NULL },

@@ -210,6 +210,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return report_main(argc, argv);
+	alarm(TEST_TIMEOUT);
 
 	/* Arguments: one over MAX_ARG_STRLEN (32 pages); many of 100 KiB each. */
 	big = malloc(200 * 1024);

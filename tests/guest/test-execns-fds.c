@@ -151,6 +151,7 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return report_main(argc, argv);
+	alarm(TEST_TIMEOUT);
 
 	ktap_plan(5);
 	test_closed(CLONE_NEWUTS);

@@ -132,6 +132,7 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return report_main(argc, argv);
+	alarm(TEST_TIMEOUT);
 
 	if (chdir("/tmp"))
 		return 1;

@@ -62,6 +62,7 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return report_main(argc, argv);
+	alarm(TEST_TIMEOUT);
 
 	ns_all(caller_ns);
 	ktap_plan(2);

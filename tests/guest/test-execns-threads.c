@@ -110,6 +110,7 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return report_main(argc, argv);
+	alarm(TEST_TIMEOUT);
 
 	ktap_plan(3);
 	test_mode(FROM_THREAD, "from a non-main thread, " "3 other threads spinning");

@@ -97,6 +97,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return report_main(argc, argv);
+	alarm(TEST_TIMEOUT);
 
 	ktap_plan(4);
 	base = read_long(REFCNT);

@@ -38,6 +38,9 @@ extern char **environ;
 
 #define NS_ALL	(CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNS | CLONE_NEWNET | \
 		 CLONE_NEWPID | CLONE_NEWCGROUP | CLONE_NEWTIME)
+/* Seconds a whole test program may take (each child has its own, shorter alarm). */
+#define TEST_TIMEOUT	180
+
 /* The flags the failure tests ask for, so that prepared namespaces exist. */
 #define NS_PREPARED	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET)
 
