@@ -116,6 +116,24 @@ static void test_ipc(void)
 		    in.msgq_err, out.msgq_err);
 }
 
+/*
+ * CLONE_NEWUSER is not a kernel user namespace here but a new uid
+ * accounting table of the module (test-uidtab has the details): the new
+ * program is in a table of its own, and no kernel namespace changes.
+ */
+static void test_uid_table(void)
+{
+	long mine = read_long("/proc/execns/self");
+	struct report r;
+	int err, st;
+
+	st = spawn_report(CLONE_NEWUSER, NULL, &r, &err);
+	ktap_result(exited_ok(st) && r.ok && r.table > 0 && r.table != mine &&
+		    ns_match(r.ns, caller_ns, 0, "new program"),
+		    "CLONE_NEWUSER: a new uid table (%ld, the caller's is %ld), no new kernel namespace (errno %d)",
+		    r.table, mine, err);
+}
+
 static void test_args(void)
 {
 	const char *opts[] = { "a1", "a2", "a3", NULL };
@@ -137,7 +155,7 @@ int main(int argc, char **argv)
 	if (chdir("/tmp"))
 		return 1;
 	ns_all(caller_ns);
-	ktap_plan(NR_FLAGS + 2 + 6);
+	ktap_plan(NR_FLAGS + 2 + 7);
 	for (size_t i = 0; i < NR_FLAGS; i++)
 		test_flags(flag_names[i].flag);
 	test_flags(NS_ALL);
@@ -148,5 +166,6 @@ int main(int argc, char **argv)
 	test_mount();
 	test_ipc();
 	test_args();
+	test_uid_table();
 	return ktap_finish();
 }
