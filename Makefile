@@ -47,6 +47,13 @@ check: deps
 vm-run: deps
 	@$(H)/vm.sh $(KERNEL) run "$$CMD" "$(ADD)"
 
+# SystemTap scripts in the guest around CMD, e.g.
+# make stap-run KERNEL=trixie SCRIPT=stap/execns-trace.stp CMD="execns -u true"
+stap-run: deps
+	@$(H)/stap-run.sh $(KERNEL) "$(SCRIPT)" "$$CMD" "$(ADD)"
+
+.PHONY: stap-run
+
 shell: deps
 	@$(H)/vm.sh $(KERNEL) shell "$(ADD)"
 
@@ -60,8 +67,15 @@ fetch: deps
 lint: deps
 	@$(H)/lint.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS))
 
+# Benchmarks (docs/evaluation.md) and the stress run, on every kernel or KERNEL=x.
+bench: deps
+	@$(H)/bench.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS))
+
+stress: deps
+	@$(H)/stress.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS))
+
 # Module build for one matrix kernel, e.g. make kmod KERNEL=trixie EXTRA="W=1 C=1".
 kmod: deps
 	@$(H)/build-module.sh $(KERNEL) $(EXTRA)
 
-.PHONY: all module userspace install dkms-install clean deps guest-progs check lint vm-run shell demo fetch kmod
+.PHONY: all module userspace install dkms-install clean deps guest-progs check lint vm-run shell demo fetch kmod bench stress

@@ -1,0 +1,733 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * make bench, in the guest: every benchmark in one run, variants interleaved
+ * (A/B/A/B, the order alternating), >= 200 samples each.  For each
+ * comparison it prints
+ *
+ *	result NAME VARIANT MEDIAN_NS Q1_NS Q3_NS SAMPLES
+ *	ratio NAME B/A
+ *
+ * and, for the uid-table sweep and the memory count, "tables ..." and
+ * "slab ..." lines.  The host (tests/harness/bench.sh) turns them into
+ * docs/evaluation.md.  Timings under QEMU TCG: only the ratios mean much.
+ *
+ * Exec latency is taken from just before the call (unshare/execve/execns, or
+ * fork/clone for the anchors that include one) to the first instruction of
+ * the new program's main(), which reports CLOCK_MONOTONIC over fd 1.
+ *
+ * Modes of the same binary: "t" (the exec target), "loop" (a worker that
+ * times syscall loops in whatever uid table it was started in), "chain"
+ * (holders that keep uid tables alive through file descriptors, see
+ * make_holders()).
+ */
+#include <limits.h>
+#include <sched.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include "guest-util.h"
+
+#define MODULE_PATH	"/lib/modules/execns.ko"
+#define FORBID		"/sys/module/execns/parameters/forbid_unshare"
+#define SELF		"/usr/local/bin/bench-execns"
+#define UI		(CLONE_NEWUTS | CLONE_NEWIPC)
+#define UINN		(CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNS | CLONE_NEWNET)
+#define MAXS		4096
+
+static int nsamples = 200;
+static int max_tables = 10000;
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void die(const char *what)
+{
+	printf("bench: error: %s: %s\n", what, strerror(errno));
+	fflush(stdout);
+	exit(2);
+}
+
+/* --- statistics --- */
+
+struct series {
+	double v[MAXS];
+	int n;
+};
+
+static void add(struct series *s, double v)
+{
+	if (s->n < MAXS)
+		s->v[s->n++] = v;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The p-quantile (0..1) by linear interpolation; sorts s. */
+static double quantile(struct series *s, double p)
+{
+	double pos, frac;
+	int i;
+
+	if (!s->n)
+		return 0;
+	qsort(s->v, s->n, sizeof(double), cmp_double);
+	pos = p * (s->n - 1);
+	i = (int)pos;
+	frac = pos - i;
+	return i + 1 < s->n ? s->v[i] * (1 - frac) + s->v[i + 1] * frac : s->v[i];
+}
+
+static double report(const char *name, const char *variant, struct series *s)
+{
+	double med = quantile(s, 0.5);
+
+	printf("result %s %s %.0f %.0f %.0f %d\n", name, variant, med,
+	       quantile(s, 0.25), quantile(s, 0.75), s->n);
+	return med;
+}
+
+static void report_pair(const char *name, const char *va, struct series *a,
+			const char *vb, struct series *b)
+{
+	double ma = report(name, va, a), mb = report(name, vb, b);
+
+	printf("ratio %s %.4f\n", name, ma > 0 ? mb / ma : 0);
+	fflush(stdout);
+}
+
+/*
+ * Blocks of A and B alternate, but a block lasts a while and the host's
+ * speed drifts (other guests share it): each sample of an op is also divided
+ * by the getppid() loop timed right after it (no probe is on that path), and
+ * NAME's ratio is of the medians of those quotients; NAME_raw is the plain
+ * ratio of medians.
+ */
+static void normalise(struct series *out, const struct series *s, const struct series *null)
+{
+	out->n = 0;
+	for (int i = 0; i < s->n && i < null->n; i++)
+		add(out, s->v[i] / null->v[i]);
+}
+
+static void report_pair_norm(const char *name, const char *va, struct series *a,
+			     struct series *anull, const char *vb, struct series *b,
+			     struct series *bnull)
+{
+	static struct series na, nb;
+	char raw[80], v[80];
+	double ma, mb;
+
+	if (!a->n || !b->n)
+		return;
+	normalise(&na, a, anull);
+	normalise(&nb, b, bnull);
+	snprintf(raw, sizeof(raw), "%s_raw", name);
+	report_pair(raw, va, a, vb, b);
+	snprintf(v, sizeof(v), "%s/getppid", va);
+	ma = report(name, v, &na);
+	snprintf(v, sizeof(v), "%s/getppid", vb);
+	mb = report(name, v, &nb);
+	printf("ratio %s %.4f\n", name, ma > 0 ? mb / ma : 0);
+	fflush(stdout);
+}
+
+/* --- exec latency --- */
+
+enum how { EXECVE, EXECNS, UNSHARE_EXECVE, CLONE_EXECVE, FORK_EXECNS };
+
+static volatile int64_t *shared_t0;	/* written by the child before its call */
+
+static double exec_sample(enum how how, int flags)
+{
+	char *argv[] = { SELF, "t", NULL };
+	int64_t t0 = 0, t1 = -1;
+	int p[2], status;
+	pid_t pid;
+
+	if (pipe(p))
+		die("pipe");
+	*shared_t0 = 0;
+	if (how == CLONE_EXECVE || how == FORK_EXECNS) {
+		t0 = now_ns();
+		pid = how == CLONE_EXECVE ?
+		      syscall(SYS_clone, flags | SIGCHLD, NULL, NULL, NULL, NULL) : fork();
+	} else {
+		pid = fork();
+	}
+	if (pid == 0) {
+		dup2(p[1], 1);
+		close(p[0]);
+		close(p[1]);
+		switch (how) {
+		case EXECVE:
+			*shared_t0 = now_ns();
+			execve(SELF, argv, environ);
+			break;
+		case EXECNS:
+			*shared_t0 = now_ns();
+			execns(flags, SELF, argv, environ);
+			break;
+		case UNSHARE_EXECVE:
+			*shared_t0 = now_ns();
+			if (unshare(flags))
+				_exit(126);
+			execve(SELF, argv, environ);
+			break;
+		case CLONE_EXECVE:
+			execve(SELF, argv, environ);
+			break;
+		case FORK_EXECNS:
+			execns(flags, SELF, argv, environ);
+			break;
+		}
+		_exit(127);
+	}
+	if (pid < 0)
+		die("fork");
+	close(p[1]);
+	if (read(p[0], &t1, sizeof(t1)) != sizeof(t1))
+		t1 = -1;
+	close(p[0]);
+	waitpid(pid, &status, 0);
+	if (t1 < 0) {
+		errno = 0;
+		printf("bench: exec variant %d flags %#x failed (status %#x)\n", how, flags, status);
+		exit(2);
+	}
+	if (!t0)
+		t0 = *shared_t0;
+	return (double)(t1 - t0);
+}
+
+/* A against B, interleaved, the order alternating each round. */
+static void exec_pair(const char *name, enum how ha, int fa, enum how hb, int fb,
+		      const char *va, const char *vb)
+{
+	static struct series a, b;
+
+	a.n = b.n = 0;
+	for (int i = 0; i < nsamples; i++) {
+		if (i & 1) {
+			add(&b, exec_sample(hb, fb));
+			add(&a, exec_sample(ha, fa));
+		} else {
+			add(&a, exec_sample(ha, fa));
+			add(&b, exec_sample(hb, fb));
+		}
+	}
+	report_pair(name, va, &a, vb, &b);
+}
+
+/* --- syscall loops, timed by a worker in its own uid table (or none) --- */
+
+enum op { OP_FORK, OP_SETUID, OP_GETPRIO, OP_EXEC, OP_NULL, NR_OPS };
+static const char *const op_names[NR_OPS] = { "fork", "setuid", "getprio", "exec", "null" };
+static const int op_batch[NR_OPS] = { 4, 50, 200, 1, 500 };
+
+/* ns per operation, over one batch. */
+static double op_sample(enum op op)
+{
+	char *argv[] = { SELF, "t", NULL };
+	int64_t t0 = now_ns();
+	int status;
+	pid_t pid;
+
+	for (int i = 0; i < op_batch[op]; i++) {
+		switch (op) {
+		case OP_FORK:
+			pid = fork();
+			if (pid == 0)
+				_exit(0);
+			waitpid(pid, &status, 0);
+			break;
+		case OP_SETUID:
+			/* a real uid change: alloc_uid() (find_user + insert), then free_uid() */
+			if (setresuid(1000, -1, -1) || setresuid(0, -1, -1))
+				die("setresuid");
+			break;
+		case OP_GETPRIO:
+			/* uid 4242 has no user_struct: a find_user() miss */
+			errno = 0;
+			getpriority(PRIO_USER, 4242);
+			break;
+		case OP_NULL:
+			/* the host's speed right now: no probe is on this path */
+			syscall(SYS_getppid);
+			break;
+		case OP_EXEC:
+			pid = fork();
+			if (pid == 0) {
+				int fd = open("/dev/null", O_WRONLY);
+
+				dup2(fd, 1);
+				execve(SELF, argv, environ);
+				_exit(127);
+			}
+			waitpid(pid, &status, 0);
+			break;
+		default:
+			break;
+		}
+	}
+	return (double)(now_ns() - t0) / op_batch[op];
+}
+
+/* Worker: "loop MASK COUNT": COUNT rounds over the ops in MASK, one line each. */
+static int loop_main(int mask, int count)
+{
+	for (int i = 0; i < count; i++)
+		for (int op = 0; op < NR_OPS; op++)
+			if (mask & (1 << op))
+				printf("%s %.1f\n", op_names[op], op_sample(op));
+	fflush(stdout);
+	return 0;
+}
+
+/* Run a worker via execve (flags < 0) or execns(flags); add its samples. */
+static void run_worker(int flags, int mask, int count, struct series *s)
+{
+	char cnt[16], msk[16], line[128], name[32];
+	char *argv[] = { SELF, "loop", msk, cnt, NULL };
+	int p[2], status;
+	double v;
+	FILE *f;
+	pid_t pid;
+
+	snprintf(msk, sizeof(msk), "%d", mask);
+	snprintf(cnt, sizeof(cnt), "%d", count);
+	if (pipe(p))
+		die("pipe");
+	pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 1);
+		close(p[0]);
+		close(p[1]);
+		if (flags < 0)
+			execve(SELF, argv, environ);
+		else
+			execns(flags, SELF, argv, environ);
+		_exit(127);
+	}
+	close(p[1]);
+	f = fdopen(p[0], "r");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%31s %lf", name, &v) == 2)
+			for (int op = 0; op < NR_OPS; op++)
+				if (!strcmp(name, op_names[op]))
+					add(&s[op], v);
+	fclose(f);
+	waitpid(pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		printf("bench: worker (flags %d) exited with status %#x\n", flags, status);
+}
+
+/* --- keeping uid tables alive cheaply --- */
+
+/*
+ * A table lives while one of its user_structs does, and an open file holds
+ * its opener's cred, hence cred->user.  So a "chain" process execns()es
+ * itself into a new table (CLONE_NEWUSER) again and again; each link opens
+ * /dev/null and passes the descriptor to us over fd 0 (execns closes fds
+ * above 2), then the next exec replaces it.  Each table costs one file and
+ * one cred on top of its own memory, instead of a process.
+ */
+static int *holders;
+static int nholders;
+
+static int chain_main(int left, int flags)
+{
+	char buf[1], cbuf[CMSG_SPACE(sizeof(int))], lbuf[16], fbuf[16];
+	char *argv[] = { SELF, "chain", lbuf, fbuf, NULL };
+	struct iovec iov = { buf, 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+	int fd = open("/dev/null", O_RDONLY);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	buf[0] = 'x';
+	if (sendmsg(0, &mh, 0) != 1)
+		return 1;
+	close(fd);
+	if (left <= 1)
+		return 0;
+	snprintf(lbuf, sizeof(lbuf), "%d", left - 1);
+	snprintf(fbuf, sizeof(fbuf), "%d", flags);
+	if (flags < 0)
+		execve(SELF, argv, environ);
+	else
+		execns(flags, SELF, argv, environ);
+	return 1;
+}
+
+/* n more holders: via execns(CLONE_NEWUSER) (tables) or execve (baseline). */
+static void make_holders(int n, int flags)
+{
+	char lbuf[16], fbuf[16], buf[1], cbuf[CMSG_SPACE(sizeof(int))];
+	char *argv[] = { SELF, "chain", lbuf, fbuf, NULL };
+	int sv[2], got = 0, status;
+	pid_t pid;
+
+	if (n <= 0)
+		return;
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		die("socketpair");
+	snprintf(lbuf, sizeof(lbuf), "%d", n);
+	snprintf(fbuf, sizeof(fbuf), "%d", flags);
+	pid = fork();
+	if (pid == 0) {
+		dup2(sv[1], 0);
+		close(sv[0]);
+		close(sv[1]);
+		if (flags < 0)
+			execve(SELF, argv, environ);
+		else
+			execns(flags, SELF, argv, environ);
+		_exit(127);
+	}
+	close(sv[1]);
+	while (got < n) {
+		struct iovec iov = { buf, 1 };
+		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+				     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+		struct cmsghdr *c;
+
+		if (recvmsg(sv[0], &mh, 0) <= 0)
+			break;
+		c = CMSG_FIRSTHDR(&mh);
+		if (c && c->cmsg_type == SCM_RIGHTS)
+			memcpy(&holders[nholders++], CMSG_DATA(c), sizeof(int));
+		got++;
+	}
+	close(sv[0]);
+	waitpid(pid, &status, 0);
+	if (got < n)
+		printf("bench: only %d of %d holders made\n", got, n);
+}
+
+static void drop_holders(void)
+{
+	while (nholders > 0)
+		close(holders[--nholders]);
+}
+
+/* Wait for freed tables to be gone (and the probes disarmed). */
+static void settle_tables(void)
+{
+	for (int i = 0; i < 100 && execns_stat("tables") > 0; i++)
+		usleep(50000);
+	usleep(100000);
+}
+
+/* --- slab accounting --- */
+
+struct slab {
+	char name[64];
+	long objs, size, pages;		/* active objects, object size, pages in slabs */
+};
+static struct slab slab0[512], slab1[512];
+
+static int slab_read(struct slab *t)
+{
+	char line[512];
+	int n = 0;
+	long num, per, pps, active_slabs, num_slabs;
+	FILE *f = fopen("/proc/slabinfo", "r");
+
+	while (f && n < 512 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %ld %ld %ld %ld %ld : tunables %*d %*d %*d : slabdata %ld %ld",
+			   t[n].name, &t[n].objs, &num, &t[n].size, &per, &pps,
+			   &active_slabs, &num_slabs) == 8) {
+			t[n].pages = num_slabs * pps;
+			n++;
+		}
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* Per-holder slab bytes between two snapshots, and the caches that grew. */
+static double slab_delta(const char *what, int n0, int n1, int count)
+{
+	double total = 0;
+
+	for (int j = 0; j < n1; j++) {
+		long objs = 0;
+
+		for (int i = 0; i < n0; i++)
+			if (!strcmp(slab0[i].name, slab1[j].name))
+				objs = slab0[i].objs;
+		double d = (double)(slab1[j].objs - objs) * slab1[j].size / count;
+
+		total += d;
+		if (d >= 8 || d <= -8)
+			printf("slab %s %s %.0f %ld\n", what, slab1[j].name, d, slab1[j].size);
+	}
+	printf("slab %s total %.0f 0\n", what, total);
+	return total;
+}
+
+/* --- module load/unload inside the guest --- */
+
+static int module_loaded(void)
+{
+	return access("/sys/module/execns", F_OK) == 0;
+}
+
+static void module_unload(void)
+{
+	for (int i = 0; i < 200 && module_loaded(); i++) {
+		if (!syscall(SYS_delete_module, "execns", O_NONBLOCK))
+			break;
+		usleep(50000);
+	}
+	if (module_loaded())
+		die("rmmod execns");
+}
+
+static void module_load(void)
+{
+	char params[256] = "";
+	FILE *f = fopen("/etc/execns/params", "r");
+	int fd;
+
+	if (f) {
+		if (!fgets(params, sizeof(params), f))
+			params[0] = '\0';
+		params[strcspn(params, "\n")] = '\0';
+		fclose(f);
+	}
+	fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || syscall(SYS_finit_module, fd, params, 0))
+		die("insmod execns.ko");
+	close(fd);
+	execns_available();	/* refresh libexecns's slot */
+}
+
+/* --- the benchmarks --- */
+
+static void bench_exec(void)
+{
+	write_file(FORBID, "0");	/* unshare(CLONE_NEWIPC) is the anchor */
+	exec_pair("execns0", EXECVE, 0, EXECNS, 0, "execve", "execns(0)");
+	exec_pair("execns_uts_ipc", UNSHARE_EXECVE, UI, EXECNS, UI,
+		  "unshare+execve", "execns");
+	exec_pair("execns_uts_ipc_ns_net", UNSHARE_EXECVE, UINN, EXECNS, UINN,
+		  "unshare+execve", "execns");
+	exec_pair("clone_uts_ipc", CLONE_EXECVE, UI, FORK_EXECNS, UI,
+		  "clone+execve", "fork+execns");
+	exec_pair("clone_uts_ipc_ns_net", CLONE_EXECVE, UINN, FORK_EXECNS, UINN,
+		  "clone+execve", "fork+execns");
+	write_file(FORBID, "1");
+}
+
+/* Loaded (no table) vs not loaded, in blocks interleaved U/L/U/L. */
+static void bench_module(void)
+{
+	static struct series s[2][NR_OPS];
+	int blocks = 10, per = (nsamples + blocks - 1) / blocks;
+	int mask = (1 << OP_FORK) | (1 << OP_SETUID) | (1 << OP_GETPRIO) | (1 << OP_EXEC) |
+		   (1 << OP_NULL);
+	char name[64];
+
+	for (int b = 0; b < 2 * blocks; b++) {
+		int loaded = (b & 1) ^ ((b >> 1) & 1);	/* U L L U U L L U ... */
+
+		if (loaded && !module_loaded())
+			module_load();
+		if (!loaded && module_loaded())
+			module_unload();
+		for (int i = 0; i < per; i++)
+			for (int op = 0; op < NR_OPS; op++)
+				if (mask & (1 << op))
+					add(&s[loaded][op], op_sample(op));
+	}
+	if (!module_loaded())
+		module_load();
+	for (int op = 0; op < OP_NULL; op++) {
+		snprintf(name, sizeof(name), "module_loaded_%s", op_names[op]);
+		report_pair_norm(name, "unloaded", &s[0][op], &s[0][OP_NULL],
+				 "loaded", &s[1][op], &s[1][OP_NULL]);
+	}
+}
+
+/* Outside any table (probes disarmed) / outside with a table alive / inside. */
+static void bench_table(void)
+{
+	static struct series s[3][NR_OPS];
+	int blocks = 8, per = (nsamples + blocks - 1) / blocks;
+	int mask = (1 << OP_FORK) | (1 << OP_SETUID) | (1 << OP_GETPRIO) | (1 << OP_EXEC) |
+		   (1 << OP_NULL);
+	char name[64];
+
+	for (int b = 0; b < blocks; b++) {
+		for (int k = 0; k < 3; k++) {
+			int v = (b & 1) ? 2 - k : k;
+
+			settle_tables();
+			if (v == 1)
+				make_holders(1, CLONE_NEWUSER);
+			run_worker(v == 2 ? CLONE_NEWUSER : -1, mask, per, s[v]);
+			drop_holders();
+		}
+	}
+	settle_tables();
+	for (int op = 0; op < OP_NULL; op++) {
+		snprintf(name, sizeof(name), "table_inside_%s", op_names[op]);
+		report_pair_norm(name, "outside", &s[0][op], &s[0][OP_NULL],
+				 "inside", &s[2][op], &s[2][OP_NULL]);
+		snprintf(name, sizeof(name), "table_armed_outside_%s", op_names[op]);
+		report_pair_norm(name, "outside", &s[0][op], &s[0][OP_NULL],
+				 "outside-armed", &s[1][op], &s[1][OP_NULL]);
+	}
+}
+
+/*
+ * The tables sweep cannot interleave (10,000 tables are not rebuilt per
+ * sample), so each sample of an op is divided by the getppid() sample
+ * taken right after it in the same worker: host-speed drift cancels.
+ */
+static double print_point(const char *count, struct series *s, int op)
+{
+	static struct series norm;
+	double med;
+
+	norm.n = 0;
+	for (int i = 0; i < s[op].n && i < s[OP_NULL].n; i++)
+		add(&norm, s[op].v[i] / s[OP_NULL].v[i]);
+	med = quantile(&norm, 0.5);
+	printf("tables %s %s %.0f %.0f %.0f %.4f\n", count, op_names[op],
+	       quantile(&s[op], 0.5), quantile(&s[op], 0.25), quantile(&s[op], 0.75), med);
+	return med;
+}
+
+/* Lookup latency inside a table vs live tables; memory per table. */
+static void bench_tables(void)
+{
+	static const int points[] = { 1, 10, 100, 1000, 3000, 10000, 30000, 100000 };
+	static struct series start[NR_OPS], cur[NR_OPS], end[NR_OPS];
+	int mask = (1 << OP_SETUID) | (1 << OP_GETPRIO) | (1 << OP_NULL);
+	int n0, n1, base = 1000, count;
+	double per_plain, per_table, norm1[NR_OPS] = { 0 }, normn[NR_OPS] = { 0 };
+	int64_t t0;
+	char name[64];
+
+	/* Memory: holders without tables (execve) first, as the baseline. */
+	settle_tables();
+	n0 = slab_read(slab0);
+	make_holders(base, -1);
+	usleep(200000);
+	n1 = slab_read(slab1);
+	per_plain = slab_delta("plain", n0, n1, base);
+	drop_holders();
+
+	run_worker(CLONE_NEWUSER, mask, nsamples, start);
+	for (int op = OP_SETUID; op <= OP_GETPRIO; op++)
+		norm1[op] = print_point("1", start, op);
+
+	settle_tables();
+	n0 = slab_read(slab0);
+	t0 = now_ns();
+	for (size_t p = 1; p < sizeof(points) / sizeof(points[0]) && points[p] <= max_tables; p++) {
+		/* The worker's own table is one of them. */
+		make_holders(points[p] - 1 - nholders, CLONE_NEWUSER);
+		count = execns_stat("tables") + 1;
+		for (int op = 0; op < NR_OPS; op++)
+			cur[op].n = 0;
+		run_worker(CLONE_NEWUSER, mask, nsamples, cur);
+		snprintf(name, sizeof(name), "%d", count);
+		for (int op = OP_SETUID; op <= OP_GETPRIO; op++)
+			normn[op] = print_point(name, cur, op);
+		fflush(stdout);
+	}
+	printf("# %d tables made in %.1f s\n", nholders, (now_ns() - t0) / 1e9);
+	n1 = slab_read(slab1);
+	count = nholders;
+	per_table = slab_delta("table", n0, n1, count);
+	drop_holders();
+	settle_tables();
+	sleep(1);
+	/* What is left once every table is gone: should be noise. */
+	n1 = slab_read(slab1);
+	slab_delta("left", n0, n1, count);
+	printf("# left: tables %ld, user_structs %ld (/proc/execns/stats)\n",
+	       execns_stat("tables"), execns_stat("users"));
+
+	run_worker(CLONE_NEWUSER, mask, nsamples, end);
+	for (int op = OP_SETUID; op <= OP_GETPRIO; op++) {
+		double m1 = (norm1[op] + print_point("1end", end, op)) / 2;
+
+		snprintf(name, sizeof(name), "tables_%d_vs_1_%s", count + 1, op_names[op]);
+		printf("ratio %s %.4f\n", name, m1 > 0 ? normn[op] / m1 : 0);
+	}
+	printf("ratio mem_per_table_bytes %.0f\n", per_table - per_plain);
+	printf("ratio mem_per_table_with_holder_bytes %.0f\n", per_table);
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	struct rlimit rl = { 1 << 20, 1 << 20 };
+	const char *only = getenv("BENCH_ONLY");
+
+	if (argc > 1 && !strcmp(argv[1], "t")) {
+		int64_t t1 = now_ns();
+
+		return write(1, &t1, sizeof(t1)) == sizeof(t1) ? 0 : 1;
+	}
+	if (argc > 3 && !strcmp(argv[1], "loop"))
+		return loop_main(atoi(argv[2]), atoi(argv[3]));
+	if (argc > 3 && !strcmp(argv[1], "chain"))
+		return chain_main(atoi(argv[2]), atoi(argv[3]));
+
+	if (argc > 1)
+		nsamples = atoi(argv[1]);
+	if (argc > 2)
+		max_tables = atoi(argv[2]);
+	if (nsamples < 4 || nsamples > MAXS / 2)
+		nsamples = 200;
+	if (setrlimit(RLIMIT_NOFILE, &rl)) {
+		rl.rlim_cur = rl.rlim_max = 65536;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	shared_t0 = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared_t0 == MAP_FAILED)
+		die("mmap");
+	holders = calloc(max_tables + 1016, sizeof(int));
+	if (!holders)
+		die("calloc");
+	if (!execns_available()) {
+		printf("bench: the execns module is not loaded\n");
+		return 2;
+	}
+	printf("# bench-execns: %d samples per variant, up to %d tables\n",
+	       nsamples, max_tables);
+	fflush(stdout);
+	if (!only || strstr(only, "tables"))
+		bench_tables();
+	if (!only || strstr(only, "exec"))
+		bench_exec();
+	if (!only || strstr(only, "table_in"))
+		bench_table();
+	if (!only || strstr(only, "module"))
+		bench_module();
+	printf("bench: done\n");
+	return 0;
+}
