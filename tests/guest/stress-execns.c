@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * make stress, in the guest: PROCS processes x ITERS iterations of nested
+ * execns chains with random flag sets (uid tables included), setuid churn
+ * inside the tables, failing execns calls mixed in (each must fail with its
+ * errno and leave the caller as it was), while another process keeps trying
+ * to remove the module (refused: a uid table lives throughout).  Then every
+ * table and user_struct must be gone, and the module must unload.
+ *
+ *	stress-execns [PROCS [ITERS [DEPTH]]]
+ *
+ * KTAP on stdout; the guest's /init checks the kernel log afterwards.
+ */
+#include <sched.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include "guest-util.h"
+#include "ktap.h"
+
+#define SELF	"/usr/local/bin/stress-execns"
+
+static const int flag_bits[] = {
+	CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWPID,
+	CLONE_NEWCGROUP, CLONE_NEWTIME, CLONE_NEWUSER,
+};
+
+static unsigned int rnd(unsigned int *seed)
+{
+	*seed = *seed * 1103515245 + 12345;
+	return (*seed >> 16) & 0x7fff;
+}
+
+/*
+ * A random flag set; NET less often (the slow one).  As with unshare(2), a
+ * second CLONE_NEWPID is EINVAL once pid_for_children differs from the
+ * task's own pid namespace, so it is left out then.
+ */
+static int rand_flags(unsigned int *seed)
+{
+	int f = 0;
+
+	for (size_t i = 0; i < sizeof(flag_bits) / sizeof(flag_bits[0]); i++)
+		if (rnd(seed) % (flag_bits[i] == CLONE_NEWNET ? 6 : 3) == 0)
+			f |= flag_bits[i];
+	if (ns_inode("pid") != ns_inode("pid_for_children"))
+		f &= ~CLONE_NEWPID;
+	return f;
+}
+
+/* A failing execns; returns 0 when it failed as expected, caller intact. */
+static int failing_execns(unsigned int *seed)
+{
+	char *argv[] = { SELF, NULL };
+	unsigned long uts = ns_inode("uts");
+	long table = read_long("/proc/execns/self");
+	int want, flags = rand_flags(seed);
+	long ret;
+
+	switch (rnd(seed) % 4) {
+	case 0:
+		want = ENOENT;
+		ret = execns(flags, "/nonexistent/program", argv, environ);
+		break;
+	case 1:
+		want = EINVAL;
+		ret = execns(flags | CLONE_VM, SELF, argv, environ);
+		break;
+	case 2:
+		want = EFAULT;
+		ret = raw_execns(flags, (void *)8, argv, environ);
+		break;
+	default:
+		want = EACCES;
+		ret = execns(flags, "/proc/version", argv, environ);
+		break;
+	}
+	if (ret != -1 || errno != want) {
+		printf("# failing execns (flags %#x): ret %ld errno %d, want %d\n",
+		       flags, ret, errno, want);
+		return 1;
+	}
+	if (ns_inode("uts") != uts || read_long("/proc/execns/self") != table) {
+		printf("# failing execns (flags %#x) changed the caller\n", flags);
+		return 1;
+	}
+	return 0;
+}
+
+/* setuid churn in whatever table we are in: alloc_uid/free_uid. */
+static int setuid_churn(unsigned int *seed)
+{
+	for (int i = 0; i < 8; i++) {
+		uid_t u = 1000 + rnd(seed) % 16;
+		pid_t pid;
+
+		if (setresuid(u, u, 0) || setresuid(0, 0, 0)) {
+			printf("# setresuid: %s\n", strerror(errno));
+			return 1;
+		}
+		if (i % 4 == 0) {
+			/* a child that drops to the uid for good and exits */
+			pid = fork();
+			if (pid == 0)
+				_exit(setresuid(u, u, u) ? 1 : 0);
+			if (pid > 0)
+				waitpid(pid, NULL, 0);
+		}
+	}
+	return 0;
+}
+
+/* One link of a chain: churn, a failing call, then execns the next link. */
+static int link_main(int depth, unsigned int seed)
+{
+	char dbuf[16], sbuf[16];
+	char *argv[] = { SELF, "link", dbuf, sbuf, NULL };
+	int flags;
+
+	if (setuid_churn(&seed) || failing_execns(&seed))
+		return 1;
+	if (depth <= 0)
+		return 0;
+	if (rnd(&seed) % 8 == 0) {
+		/* unprivileged: a new table is refused */
+		pid_t pid = fork();
+		int status;
+
+		if (pid == 0) {
+			if (setresuid(1000, 1000, 1000))
+				_exit(1);
+			execns(CLONE_NEWUSER, SELF, argv, environ);
+			_exit(errno == EPERM ? 0 : 1);
+		}
+		waitpid(pid, &status, 0);
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			printf("# unprivileged execns(CLONE_NEWUSER) was not EPERM\n");
+			return 1;
+		}
+	}
+	snprintf(dbuf, sizeof(dbuf), "%d", depth - 1);
+	snprintf(sbuf, sizeof(sbuf), "%u", rnd(&seed));
+	flags = rand_flags(&seed);
+	execns(flags, SELF, argv, environ);
+	printf("# execns(%#x) of the next link: %s\n", flags, strerror(errno));
+	return 1;
+}
+
+/* One worker: ITERS chains, each in a fresh child. */
+static int worker(int id, int iters, int depth)
+{
+	unsigned int seed = 0x5eed + id * 7919;
+	int bad = 0;
+
+	for (int i = 0; i < iters; i++) {
+		char dbuf[16], sbuf[16];
+		char *argv[] = { SELF, "link", dbuf, sbuf, NULL };
+		int status, flags = rand_flags(&seed);
+		pid_t pid;
+
+		snprintf(dbuf, sizeof(dbuf), "%u", 1 + rnd(&seed) % depth);
+		snprintf(sbuf, sizeof(sbuf), "%u", rnd(&seed));
+		pid = fork();
+		if (pid == 0) {
+			alarm(120);
+			execns(flags, SELF, argv, environ);
+			printf("# worker %d: execns(%#x): %s\n", id, flags, strerror(errno));
+			_exit(1);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			printf("# worker %d iteration %d: chain status %#x\n", id, i, status);
+			bad++;
+		}
+		if (failing_execns(&seed))
+			bad++;
+	}
+	return bad ? 1 : 0;
+}
+
+/* Keeps trying rmmod; reports "attempts successes" over fd out. */
+static void rmmod_pounder(int out)
+{
+	long tries = 0, ok = 0, other = 0;
+	char buf[64];
+
+	for (;;) {
+		struct stat sb;
+
+		if (stat("/tmp/stress-stop", &sb) == 0)
+			break;
+		tries++;
+		if (!syscall(SYS_delete_module, "execns", O_NONBLOCK))
+			ok++;
+		else if (errno != EBUSY && errno != EAGAIN && errno != EWOULDBLOCK)
+			other++;
+		usleep(20000);
+	}
+	snprintf(buf, sizeof(buf), "%ld %ld %ld\n", tries, ok, other);
+	if (write(out, buf, strlen(buf)) < 0)
+		_exit(1);
+	_exit(0);
+}
+
+/* A table kept alive by a file its first user opened (see bench-execns.c). */
+static int hold_main(void)
+{
+	char buf[1] = { 'x' }, cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { buf, 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+	int fd = open("/dev/null", O_RDONLY);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(0, &mh, 0) == 1 ? 0 : 1;
+}
+
+static int make_holder(void)
+{
+	char buf[1], cbuf[CMSG_SPACE(sizeof(int))];
+	char *argv[] = { SELF, "hold", NULL };
+	struct iovec iov = { buf, 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	int sv[2], fd = -1;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		dup2(sv[1], 0);
+		execns(CLONE_NEWUSER, SELF, argv, environ);
+		_exit(127);
+	}
+	close(sv[1]);
+	if (recvmsg(sv[0], &mh, 0) == 1 && CMSG_FIRSTHDR(&mh))
+		memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&mh)), sizeof(int));
+	close(sv[0]);
+	waitpid(pid, NULL, 0);
+	return fd;
+}
+
+static long slab_objects(void)
+{
+	return read_long("/sys/kernel/slab/execns_user/objects");
+}
+
+int main(int argc, char **argv)
+{
+	int procs = 8, iters = 30, depth = 3, holder, p[2], bad = 0, status;
+	long tries = 0, ok = 0, other = 0, tables = -1, users = -1, slab0, slab1;
+	pid_t pounder, *pids;
+	char line[128];
+
+	if (argc > 1 && !strcmp(argv[1], "hold"))
+		return hold_main();
+	if (argc > 3 && !strcmp(argv[1], "link"))
+		return link_main(atoi(argv[2]), strtoul(argv[3], NULL, 10));
+	if (argc > 1)
+		procs = atoi(argv[1]);
+	if (argc > 2)
+		iters = atoi(argv[2]);
+	if (argc > 3)
+		depth = atoi(argv[3]);
+	if (procs < 1 || iters < 1 || depth < 1)
+		return 2;
+
+	ktap_plan(6);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ktap_diag("%d processes x %d chains of up to %d execns each", procs, iters, depth);
+	slab0 = slab_objects();
+	if (!ktap_result(execns_stat("tables") == 0 && execns_stat("users") == 0,
+			 "no table or module user_struct before the run"))
+		ktap_diag("tables %ld users %ld", execns_stat("tables"), execns_stat("users"));
+
+	holder = make_holder();
+	unlink("/tmp/stress-stop");
+	if (pipe(p))
+		return 2;
+	pounder = fork();
+	if (pounder == 0) {
+		close(p[0]);
+		rmmod_pounder(p[1]);
+	}
+	close(p[1]);
+
+	pids = calloc(procs, sizeof(*pids));
+	for (int i = 0; i < procs; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0)
+			_exit(worker(i, iters, depth));
+	}
+	for (int i = 0; i < procs; i++)
+		if (waitpid(pids[i], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+			bad++;
+	ktap_result(!bad, "%d workers: every chain ran and every failing execns failed as it should (%d workers with errors)",
+		    procs, bad);
+
+	write_file("/tmp/stress-stop", "1");
+	if (read(p[0], line, sizeof(line) - 1) > 0) {
+		line[sizeof(line) - 1] = '\0';
+		sscanf(line, "%ld %ld %ld", &tries, &ok, &other);
+	}
+	waitpid(pounder, NULL, 0);
+	ktap_result(holder >= 0 && tries > 0 && ok == 0 && other == 0 &&
+		    access("/sys/module/execns", F_OK) == 0,
+		    "%ld concurrent rmmod attempts all refused while a table lived (%ld succeeded, %ld odd errnos)",
+		    tries, ok, other);
+
+	if (holder >= 0)
+		close(holder);
+	for (int i = 0; i < 200; i++) {
+		tables = execns_stat("tables");
+		users = execns_stat("users");
+		if (!tables && !users)
+			break;
+		usleep(100000);
+	}
+	slab1 = slab_objects();
+	ktap_result(tables == 0 && users == 0,
+		    "no table or user_struct left behind (tables %ld, users %ld; execns_user slab objects %ld before, %ld after)",
+		    tables, users, slab0, slab1);
+
+	for (int i = 0; i < 100 && access("/sys/module/execns", F_OK) == 0; i++)
+		if (syscall(SYS_delete_module, "execns", O_NONBLOCK))
+			usleep(100000);
+	ktap_result(access("/sys/module/execns", F_OK) != 0, "the module unloads afterwards");
+
+	{
+		FILE *f = popen("dmesg | grep -E 'Oops|(^|[^A-Z_])BUG|WARNING:|Call Trace|refcount_t:|corruption|Poison|Redzone|general protection|double free|use-after-free|Object padding'", "r");
+		int n = 0;
+
+		while (f && fgets(line, sizeof(line), f)) {
+			printf("# %s", line);
+			n++;
+		}
+		if (f)
+			pclose(f);
+		ktap_result(n == 0, "kernel log clean under slub_debug (%d suspicious lines)", n);
+	}
+	return ktap_finish();
+}
