@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Run the static checks and the in-guest test suite on each named kernel, and
-# sum the KTAP results.
+# Run the static checks, the in-guest test suite and the SystemTap checks on
+# each named kernel, and sum the KTAP results.
 # The last line is "N passed, N failed, N skipped" over all kernels.
 #
 # Usage: check.sh KERNEL...
@@ -48,6 +48,21 @@ for k in "$@"; do
 		[ "$f" -gt 0 ] || fail=$((fail + 1))
 	fi
 	note "$k: $p passed, $f failed, $s skipped (guest exit $rc)"
+
+	note "=== $k: SystemTap ==="
+	set +e
+	log=$LOGS/check-stap-$k.$$.log
+	"$TOP/tests/harness/stap-check.sh" "$k" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	read -r p f s < <(tr -d '\r' <"$log" | "$TOP/tests/harness/ktap-count.awk")
+	rm -f "$log"
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	if [ "$rc" -ne 0 ]; then
+		bad="$bad $k-stap"
+		[ "$f" -gt 0 ] || fail=$((fail + 1))
+	fi
+	note "$k SystemTap: $p passed, $f failed, $s skipped (exit $rc)"
 done
 [ -z "$bad" ] || note "failed on:$bad"
 echo "$pass passed, $fail failed, $skip skipped"

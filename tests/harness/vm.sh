@@ -10,7 +10,8 @@
 #        vm.sh KERNEL shell ["ADD FILES"]
 # Environment: BOOTARGS (extra kernel arguments), PARAMS (insmod parameters),
 # EXECNS_TIMEOUT (seconds, default 600), EXECNS_ACCEL (kvm or tcg; probed),
-# EXECNS_CONSOLE (where the console log goes).
+# EXECNS_CONSOLE (where the console log goes), EXECNS_EXTRA_ROOT (a directory
+# whose contents are copied over the guest's /, e.g. staprun and its libraries).
 # Exit status: the guest's (CMD's status for run; 0/1 for check), 124 when
 # the guest timed out or died without reporting.
 
@@ -57,6 +58,7 @@ make_initramfs() {
 	for f in $add; do
 		cp -r "$f" "$r/root/"
 	done
+	[ -z "${EXECNS_EXTRA_ROOT:-}" ] || cp -a "$EXECNS_EXTRA_ROOT/." "$r/"
 	(cd "$r" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initramfs.gz"
 }
 

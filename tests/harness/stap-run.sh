@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Compile SystemTap scripts for one kernel of the matrix on the host (in the
+# build root, against the tapset in stap/tapset) and run them in the guest,
+# with the module loaded, around a shell command; print each one's output.
+#
+# Usage: stap-run.sh KERNEL "SCRIPT..." "CMD" ["ADD FILES"]
+# Environment: STAP_OPTS (more stap options, e.g. "-G interval=2"),
+# STAP_GUEST_CMD (run this in the guest instead of the start/CMD/stop
+# wrapper; the modules are in /root/stap), STAP_COMPILE_ONLY=1.
+# Exit status: CMD's, 125 when a script does not compile or load.
+#
+# stap needs the kernel's real symbol table: Debian's System.map is a
+# placeholder, so the first run for a kernel boots it with nokaslr and
+# keeps /proc/kallsyms as $EXECNS_CACHE/kernels/NAME/System.map.
+# It also needs execns.ko's debuginfo: the module is installed in the build
+# root's /lib/modules/RELEASE/extra, where stap looks for it.
+
+. "$(dirname "$0")/common.sh"
+
+kernel=${1:?usage: stap-run.sh KERNEL SCRIPTS CMD [ADD]} scripts=${2:?no SCRIPT} cmd=${3:-} add=${4:-}
+kernel_field "$kernel" 1 >/dev/null
+kd=$(kdir "$kernel")
+"$TOP/tests/harness/fetch-kernel.sh" "$kernel"
+"$TOP/tests/harness/build-module.sh" "$kernel"
+release=$(cat "$kd/release")
+cc=$(cat "$kd/cc")
+
+work=$(mktemp -d /tmp/execns-stap.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# system_map: a real System.map for the kernel, from a nokaslr boot.
+system_map() {
+	local map=$kd/System.map log=$work/kallsyms.log
+	if [ ! -s "$map" ]; then
+		note "$kernel: reading /proc/kallsyms from a nokaslr boot for stap's System.map"
+		BOOTARGS=nokaslr EXECNS_CONSOLE=$log EXECNS_TIMEOUT=300 "$TOP/tests/harness/vm.sh" "$kernel" run \
+			'echo 0 >/proc/sys/kernel/kptr_restrict; echo KALLSYMS-BEGIN; grep -v "\[" /proc/kallsyms | gzip -c | base64; echo KALLSYMS-END' \
+			>/dev/null 2>&1 || die "$kernel: the kallsyms boot failed (console: $log)"
+		tr -d '\r' <"$log" | sed -n '/^KALLSYMS-BEGIN$/,/^KALLSYMS-END$/p' | sed '1d;$d' |
+			base64 -d | gunzip >"$map.tmp" && grep -q ' T _stext$' "$map.tmp" ||
+			die "$kernel: no symbol table in the kallsyms boot's output"
+		mv "$map.tmp" "$map"
+	fi
+	mkdir -p "$ROOT/usr/lib/debug/boot"
+	cmp -s "$map" "$ROOT/usr/lib/debug/boot/System.map-$release" ||
+		cp "$map" "$ROOT/usr/lib/debug/boot/System.map-$release"
+}
+
+# compile SCRIPT: NAME.ko in $work/x/root/stap; NAME from the file name.
+compile() {
+	local script=$1 name base=/build/stap-$kernel
+	name=$(basename "$script" .stp | tr 'A-Z-' 'a-z_' | tr -cd 'a-z0-9_')
+	# Unchanged script, tapset and module: the last build stands.
+	if cmp -s "$script" "$ROOT$base/$name.stp" && [ -s "$ROOT$base/$name.ko" ] &&
+		[ "${STAP_OPTS:-}" = "$(cat "$ROOT$base/$name.opts" 2>/dev/null)" ] &&
+		cmp -s "$kd/execns.ko" "$ROOT$base/$name.execns.ko" &&
+		[ -z "$(find "$TOP/stap/tapset" "$kd/System.map" -newer "$ROOT$base/$name.ko")" ]; then
+		cp "$ROOT$base/$name.ko" "$work/x/root/stap/"
+		return
+	fi
+	cp "$script" "$ROOT$base/$name.stp"
+	rm -f "$ROOT$base/$name.ko"
+	# Longer waits for the scripts' global locks: a TCG vCPU on a busy
+	# host can stall while holding one, and a probe that gives up is lost.
+	if ! logged "stap-$kernel-$name.log" in_root sh -c \
+		"cd $base && stap -r $release -p4 -m $name -B CC=$cc -I tapset \
+			-DMAXTRYLOCK=100000 -DTRYLOCKDELAY=1000 ${STAP_OPTS:-} $name.stp"; then
+		grep -E 'error|ERROR' "$LOGS/stap-$kernel-$name.log" | head -n 5 >&2
+		note "$kernel: $script does not compile (log: $LOGS/stap-$kernel-$name.log)"
+		exit 125
+	fi
+	cp "$kd/execns.ko" "$ROOT$base/$name.execns.ko"
+	printf '%s\n' "${STAP_OPTS:-}" >"$ROOT$base/$name.opts"
+	cp "$ROOT$base/$name.ko" "$work/x/root/stap/"
+}
+
+# runtime: staprun, stapio, their libraries and the loader, into $work/x.
+runtime() {
+	local f
+	for f in /usr/bin/staprun /usr/lib/systemtap/stapio \
+		$(in_root ldd /usr/bin/staprun /usr/lib/systemtap/stapio |
+			awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $1 !~ /:$/ { print $1 }' | sort -u); do
+		mkdir -p "$work/x$(dirname "$f")"
+		cp -L "$ROOT$f" "$work/x$f"
+	done
+	install -m 755 "$TOP/tests/stap/guest.sh" "$work/x/usr/local/bin/execns-stap"
+	install -m 755 "$TOP/tests/stap/check.sh" "$work/x/usr/local/bin/execns-stap-check"
+}
+
+system_map
+mkdir -p "$ROOT/lib/modules/$release/extra" "$ROOT/build/stap-$kernel" "$work/x/root/stap" "$work/x/usr/local/bin"
+cp "$kd/execns.ko" "$ROOT/lib/modules/$release/extra/execns.ko"
+rm -rf "$ROOT/build/stap-$kernel/tapset" && cp -r "$TOP/stap/tapset" "$ROOT/build/stap-$kernel/"
+for s in $scripts; do
+	[ -f "$s" ] || die "no SystemTap script '$s'"
+	compile "$s"
+done
+[ "${STAP_COMPILE_ONLY:-}" = 1 ] && exit 0
+runtime
+mkdir -p "$work/x/etc"
+printf '%s\n' "$cmd" >"$work/x/etc/execns-stap-cmd"
+EXECNS_EXTRA_ROOT=$work/x "$TOP/tests/harness/vm.sh" "$kernel" run \
+	"${STAP_GUEST_CMD:-execns-stap run /etc/execns-stap-cmd}" "$add"

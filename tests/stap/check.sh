@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# In the guest (as /usr/local/bin/execns-stap-check): the SystemTap checks
+# of make check, as KTAP.  tests/stap/events.stp (every tapset event) and
+# stap/uid-leaks.stp watch test-uid-workload: three tables with setuid()s
+# that end, one setuid() in the global table, and one table that is still
+# held when the events are read.
+
+S=execns-stap
+ev=/tmp/stap-events.out
+leaks=/tmp/stap-uid_leaks.out
+n=0
+fails=0
+
+result() {	# result CONDITION-STATUS NAME
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
+}
+
+# has COUNT "TEXT": the events output has exactly COUNT lines containing TEXT.
+has() {
+	[ "$(grep -cF -- "$2" "$ev")" -eq "$1" ]
+}
+
+echo "KTAP version 1"
+echo "1..9"
+$S start events && $S start uid_leaks
+result $? "staprun starts the tapset's test script and uid-leaks.stp"
+
+test-uid-workload hold >/tmp/work.out 2>&1
+rc=$?
+sed 's/^/    /' /tmp/work.out
+result $rc "test-uid-workload hold"
+sleep 1
+live=$(grep -c '^uid ' /proc/execns/tables)
+$S stop events
+held=$(sed -n 's/^# held table \([0-9]*\) .*/\1/p' /tmp/work.out)
+kill -TERM -"$(cat /tmp/execns-hold.pid)"
+i=0
+while [ "$(sed -n 's/^tables //p' /proc/execns/stats)" != 0 ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 1
+$S stop uid_leaks
+echo "# events:"
+sed 's/^/# /' "$ev"
+echo "# uid-leaks.stp:"
+sed 's/^/# /' "$leaks"
+
+has 4 'EV execns.call flags=CLONE_NEWUSER filename="/proc/self/exe" ' &&
+	has 4 'EV execns.return result=0 '
+result $? "execns.call: flags by name and filename, execns.return: result, 4 calls"
+
+ok=0
+tables=$(sed -n 's/^# table \([0-9]*\) uids.*/\1/p' /tmp/work.out)
+for t in $tables; do
+	has 1 "EV execns.table.create id=$t parent=0 " && has 1 "EV execns.table.destroy id=$t parent=0 " || ok=1
+	for u in $(sed -n "s/^# table $t uids //p" /tmp/work.out); do
+		has 1 "EV execns.uid.alloc uid=$u table=$t " && has 1 "EV execns.uid.free uid=$u table=$t " || {
+			echo "# table $t uid $u: not one alloc and one free"; ok=1; }
+	done
+done
+[ -n "$tables" ] || ok=1
+result $ok "tables $(echo $tables): created, each uid allocated and freed once, destroyed"
+
+has 1 "EV execns.table.create id=$held parent=0 " && has 0 "EV execns.table.destroy id=$held " &&
+	has 1 "EV execns.uid.alloc uid=0 table=$held " && has 1 "EV execns.uid.alloc uid=3000 table=$held " &&
+	has 0 "table=$held refs=0"
+result $? "held table $held: created, uids 0 and 3000 allocated, nothing freed"
+
+has 1 'EV execns.uid.alloc uid=5000 table=0 ' && has 1 'EV execns.uid.free uid=5000 table=0 ' &&
+	! grep -E 'EV execns.uid.(alloc|free) uid=(1000|1001|1002|2000|3000) table=0 ' "$ev"
+result $? "global table: uid 5000 allocated and freed; the module's uids never counted there"
+
+grep -q 'EV execns.uid.find uid=1000 table=[1-9]' "$ev"
+result $? "execns.uid.find: the lookups in the tables"
+
+allocs=$(grep -cE 'EV execns.uid.alloc .* table=[1-9]' "$ev")
+frees=$(grep -cE 'EV execns.uid.free .* table=[1-9]' "$ev")
+[ $((allocs - frees)) -eq "$live" ] && [ "$live" -eq 2 ]
+result $? "module tables: allocs ($allocs) - frees ($frees) = live user_structs in /proc/execns/tables ($live)"
+
+! grep -q '^not freed' "$leaks" && grep -q '^uid-leaks: .* 0 not freed$' "$leaks"
+result $? "uid-leaks.stp reports nothing once the workload has ended"
+
+echo "execns-stap-check: $fails failed"
+[ "$fails" -eq 0 ]
