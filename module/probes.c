@@ -2,16 +2,24 @@
 /*
  * Kprobes on the kernel's per-user accounting and credential paths.
  *
- * alloc_uid(), find_user() and free_uid() are redirected, for tasks (or
- * user_structs) of a module table, into uidtab.c: the pre-handler points
- * regs->ip at a function of the same signature and returns 1.  Redirecting
+ * alloc_uid() and find_user() are redirected, for tasks of a module table,
+ * into uidtab.c: the pre-handler points regs->ip at a function of the same
+ * signature and returns 1.  Redirecting
  * probes have a post_handler so they register as IP-modifying (see
  * Documentation/trace/kprobes.rst): a second IP modifier on the same
  * function then fails to register instead of being silently bypassed.
  *
- * These three are armed only while some table exists.  Arming happens
+ * free_uid() follows the user_struct instead, and is hooked through ftrace
+ * directly, not through a kprobe: it is called from RCU callbacks, and a
+ * softirq that interrupts any kprobe handler on its CPU (ours on
+ * commit_creds(), or anyone's) would find a kprobe "running", count a miss
+ * and let the kernel's free_uid() free a module user_struct into the
+ * kernel's cache.  ftrace's recursion guard is per context, so the softirq
+ * still gets the hook.
+ *
+ * All of these are armed only while some table exists.  Arming happens
  * before the first table's first user is visible; disarming waits until the
- * last user is gone, so a module user_struct never meets an unarmed probe.
+ * last user is gone, so a module user_struct never meets an unarmed hook.
  *
  * commit_creds() is probed (not redirected) while an execns(CLONE_NEWUSER)
  * is in flight, to put the table's user_struct into the new credentials the
@@ -22,6 +30,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/ftrace.h>
 #include <linux/module.h>
 #include <linux/cred.h>
 #include <linux/sched.h>
@@ -78,13 +87,20 @@ static int execns_find_user_pre(struct kprobe *p, struct pt_regs *regs)
 NOKPROBE_SYMBOL(execns_find_user_pre);
 
 /* free_uid() follows the user_struct, not the task: RCU callbacks call it. */
-static int execns_free_uid_pre(struct kprobe *p, struct pt_regs *regs)
+static void notrace execns_free_uid_hook(unsigned long ip, unsigned long parent_ip,
+					 struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	if (!execns_uidtab_of((struct user_struct *)regs->di))
-		return 0;
-	return execns_redirect(regs, execns_uidtab_put_user);
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	if (execns_uidtab_of((struct user_struct *)regs->di))
+		instruction_pointer_set(regs, (unsigned long)execns_uidtab_put_user);
 }
-NOKPROBE_SYMBOL(execns_free_uid_pre);
+
+/* RECURSION: ftrace guards against recursion per context (task, softirq, irq). */
+static struct ftrace_ops execns_free_uid_ops = {
+	.func = execns_free_uid_hook,
+	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_RECURSION,
+};
 
 static int execns_unshare_pre(struct kprobe *p, struct pt_regs *regs)
 {
@@ -159,9 +175,8 @@ struct user_struct *execns_cred_swap_end(struct execns_cred_swap *swap)
 	.flags = KPROBE_FLAG_DISABLED,			\
 }
 
-/* Armed while a table exists. */
+/* Armed while a table exists, after the free_uid() hook. */
 static struct kprobe execns_uid_probes[] = {
-	EXECNS_REDIRECT("free_uid", execns_free_uid_pre),
 	EXECNS_REDIRECT("alloc_uid", execns_alloc_uid_pre),
 	EXECNS_REDIRECT("find_user", execns_find_user_pre),
 	{
@@ -187,6 +202,7 @@ static void execns_uid_probes_disarm(void)
 
 	for (i = ARRAY_SIZE(execns_uid_probes) - 1; i >= 0; i--)
 		disable_kprobe(&execns_uid_probes[i]);
+	unregister_ftrace_function(&execns_free_uid_ops);
 	execns_armed = false;
 }
 
@@ -195,18 +211,27 @@ static int execns_uid_probes_arm(void)
 {
 	int i, ret;
 
+	ret = register_ftrace_function(&execns_free_uid_ops);
+	if (ret) {
+		pr_err("cannot hook free_uid: %d\n", ret);
+		return ret;
+	}
 	for (i = 0; i < ARRAY_SIZE(execns_uid_probes); i++) {
 		ret = enable_kprobe(&execns_uid_probes[i]);
 		if (ret) {
 			pr_err("cannot arm probe on %s: %d\n",
 			       execns_uid_probes[i].symbol_name, ret);
-			while (--i >= 0)
-				disable_kprobe(&execns_uid_probes[i]);
-			return ret;
+			goto disarm;
 		}
 	}
 	execns_armed = true;
 	return 0;
+
+disarm:
+	while (--i >= 0)
+		disable_kprobe(&execns_uid_probes[i]);
+	unregister_ftrace_function(&execns_free_uid_ops);
+	return ret;
 }
 
 int execns_probes_table_new(void)
@@ -245,10 +270,33 @@ static int execns_register(struct kprobe *kp)
 	return ret;
 }
 
+/*
+ * Aim the free_uid() hook and try it once, so that another IP-modifying
+ * user of free_uid() (livepatch, ...) fails the load instead of a table.
+ */
+static int execns_free_uid_hook_init(void)
+{
+	int ret;
+
+	ret = ftrace_set_filter_ip(&execns_free_uid_ops, (unsigned long)free_uid, 0, 0);
+	if (!ret)
+		ret = register_ftrace_function(&execns_free_uid_ops);
+	if (ret) {
+		pr_err("cannot hook free_uid: %d\n", ret);
+		ftrace_free_filter(&execns_free_uid_ops);
+		return ret;
+	}
+	unregister_ftrace_function(&execns_free_uid_ops);
+	return 0;
+}
+
 int execns_probes_init(void)
 {
 	int i, ret;
 
+	ret = execns_free_uid_hook_init();
+	if (ret)
+		return ret;
 	for (i = 0; i < ARRAY_SIZE(execns_uid_probes); i++) {
 		ret = execns_register(&execns_uid_probes[i]);
 		if (ret)
@@ -262,6 +310,7 @@ int execns_probes_init(void)
 unregister_uid_probes:
 	while (--i >= 0)
 		unregister_kprobe(&execns_uid_probes[i]);
+	ftrace_free_filter(&execns_free_uid_ops);
 	return ret;
 }
 
@@ -272,6 +321,10 @@ void execns_probes_uninit(void)
 
 	unregister_kprobe(&execns_unshare_probe);
 	flush_work(&execns_disarm_work);
+	mutex_lock(&execns_arm_lock);
+	if (execns_armed)
+		execns_uid_probes_disarm();
+	mutex_unlock(&execns_arm_lock);
 	for (i = ARRAY_SIZE(execns_uid_probes) - 1; i >= 0; i--) {
 		if (execns_uid_probes[i].nmissed)
 			pr_warn("probe on %s missed %lu hits\n",
@@ -279,4 +332,5 @@ void execns_probes_uninit(void)
 				execns_uid_probes[i].nmissed);
 		unregister_kprobe(&execns_uid_probes[i]);
 	}
+	ftrace_free_filter(&execns_free_uid_ops);
 }

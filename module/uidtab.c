@@ -69,7 +69,7 @@ unsigned int execns_uidtab_count(void)
 }
 
 /* Lockless; safe from any context: the probes' pre-handlers call it. */
-struct execns_uidtab *execns_uidtab_of(const struct user_struct *up)
+struct execns_uidtab *notrace execns_uidtab_of(const struct user_struct *up)
 {
 	struct execns_user *eu;
 	struct execns_uidtab *tab = NULL;
