@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The epoll-watch budget (fs.epoll.max_user_watches, counted in struct
+ * user_struct) is per table: with the limit at 16 and uid 1000 of the
+ * initial table holding 16 watches, another uid-1000 process there gets
+ * ENOSPC at once, while uid 1000 in a new table has 16 of its own (and not
+ * more), shared by the processes of that table, and a second table has 16
+ * more.
+ */
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include "uidtab-util.h"
+
+#define WATCHES	"/proc/sys/fs/epoll/max_user_watches"
+#define LIMIT	16
+
+/* Add up to max watches (on fresh eventfds) to a new epoll instance. */
+static int add_watches(int max, int *err)
+{
+	int ep = epoll_create1(0), n;
+
+	*err = 0;
+	if (ep < 0) {
+		*err = errno;
+		return -1;
+	}
+	for (n = 0; n < max; n++) {
+		struct epoll_event ev = { .events = EPOLLIN };
+		int fd = eventfd(0, 0);
+
+		if (fd < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev)) {
+			*err = errno;
+			break;
+		}
+	}
+	return n;
+}
+
+/* "added N" and "err E" for up to max watches, after becoming uid (unless -1). */
+static int try_watches(uid_t uid, int max)
+{
+	int err, n;
+
+	if (uid != (uid_t)-1 && setresuid(uid, uid, uid))
+		return 2;
+	n = add_watches(max, &err);
+	ut_putl("added", n);
+	ut_putl("err", err);
+	return 0;
+}
+
+static int try_one(void *arg)
+{
+	(void)arg;
+	return try_watches(UT_UID, 1);
+}
+
+static int try_all(void *arg)
+{
+	(void)arg;
+	return try_watches(UT_UID, LIMIT + 1);
+}
+
+static int hold_limit(void *arg)
+{
+	int err;
+
+	(void)arg;
+	return add_watches(LIMIT, &err) == LIMIT;
+}
+
+/*
+ * In a new table: "self", then as uid 1000 "self_uid", "added"/"err" for
+ * LIMIT + 1 watches, and "fork_added"/"fork_err"/"fork_self" for one watch
+ * from a uid-1000 child in the same table.  With "hold", it then keeps its
+ * watches until killed.
+ */
+static int act_epoll(int hold)
+{
+	long self = ut_self();
+	int err, n, rc;
+	struct ut_out o;
+
+	ut_putl("self", self);
+	if (setresuid(UT_UID, UT_UID, UT_UID))
+		return 2;
+	ut_putl("self_uid", ut_self());
+	n = add_watches(LIMIT + 1, &err);
+	ut_putl("added", n);
+	ut_putl("err", err);
+	rc = ut_run(try_one, NULL, &o);
+	ut_putl("fork_added", rc ? -1 : ut_val(&o, "added"));
+	ut_putl("fork_err", rc ? -1 : ut_val(&o, "err"));
+	if (!hold)
+		return 0;
+	ut_detach();
+	for (;;)
+		pause();
+}
+
+static int act(const char *mode)
+{
+	int rc = ut_act_common(mode);
+
+	if (rc >= 0)
+		return rc;
+	if (!strcmp(mode, "epoll"))
+		return act_epoll(0);
+	if (!strcmp(mode, "epoll-hold"))
+		return act_epoll(1);
+	return 3;
+}
+
+static int is_enospc_at_once(const struct ut_out *o)
+{
+	return ut_exited_ok(o) && ut_val(o, "added") == 0 && ut_val(o, "err") == ENOSPC;
+}
+
+/* 16 watches, then ENOSPC (o may still be running: "epoll-hold"). */
+static int is_full_budget(const struct ut_out *o)
+{
+	return ut_val(o, "added") == LIMIT && ut_val(o, "err") == ENOSPC;
+}
+
+int main(int argc, char **argv)
+{
+	char old[64];
+	int tables0, left;
+	pid_t a, held = -1;
+	struct ut_out o, t1, t2;
+	long self1;
+
+	if (argc > 2 && !strcmp(argv[1], UT_ACT))
+		return act(argv[2]);
+
+	ut_start(13);
+	tables0 = ut_ntables();
+	ut_read_line(WATCHES, old, sizeof(old));
+	ktap_result(old[0] && !ut_set(WATCHES, "16"), "max_user_watches lowered from %s to 16", old);
+
+	ut_run(try_all, NULL, &o);
+	ktap_result(ut_exited_ok(&o) && is_full_budget(&o),
+		    "initial table: uid 1000 alone adds 16 watches, the 17th is ENOSPC (added %ld, errno %ld)",
+		    ut_val(&o, "added"), ut_val(&o, "err"));
+
+	a = ut_hold(UT_UID, hold_limit, NULL);
+	ktap_result(a > 0, "process A (uid 1000, initial table) holds 16 watches");
+
+	ut_run(try_one, NULL, &o);
+	ktap_result(is_enospc_at_once(&o),
+		    "process B (uid 1000, initial table): first EPOLL_CTL_ADD is ENOSPC (added %ld, errno %ld)",
+		    ut_val(&o, "added"), ut_val(&o, "err"));
+
+	/* A table whose uid 1000 keeps its 16 watches while the rest runs. */
+	ut_spawn(CLONE_NEWUSER, "epoll-hold", NULL, 0, &t1);
+	held = t1.pid;
+	self1 = ut_val(&t1, "self");
+	ktap_result(self1 > 0 && ut_val(&t1, "self_uid") == self1,
+		    "execns(CLONE_NEWUSER) as root: the program runs in table %ld, and stays there after setresuid(1000) (%ld)",
+		    self1, ut_val(&t1, "self_uid"));
+	ktap_result(is_full_budget(&t1),
+		    "uid 1000 in the table: 16 adds succeed, the 17th is ENOSPC, while A holds 16 (added %ld, errno %ld)",
+		    ut_val(&t1, "added"), ut_val(&t1, "err"));
+	ktap_result(ut_val(&t1, "fork_added") == 0 && ut_val(&t1, "fork_err") == ENOSPC,
+		    "a uid-1000 process forked in that table shares its budget: first add ENOSPC (added %ld, errno %ld)",
+		    ut_val(&t1, "fork_added"), ut_val(&t1, "fork_err"));
+
+	ut_in_table("epoll", NULL, &t2);
+	ktap_result(ut_val(&t2, "self") > 0 && ut_val(&t2, "self") != self1 &&
+		    ut_exited_ok(&t2) && is_full_budget(&t2),
+		    "uid 1000 in a second table (%ld) has 16 more while A and table %ld hold theirs (added %ld, errno %ld)",
+		    ut_val(&t2, "self"), self1, ut_val(&t2, "added"), ut_val(&t2, "err"));
+
+	ut_run(try_one, NULL, &o);
+	ktap_result(is_enospc_at_once(&o),
+		    "the tables' watches are not the initial table's: uid 1000 there is still at ENOSPC (added %ld, errno %ld)",
+		    ut_val(&o, "added"), ut_val(&o, "err"));
+
+	ut_kill(held);
+	ut_kill(a);
+	/* A's watches go with its descriptors, before waitpid() returns. */
+	ut_run(try_all, NULL, &o);
+	ktap_result(ut_exited_ok(&o) && is_full_budget(&o),
+		    "once A is gone, uid 1000 in the initial table has its 16 again (added %ld, errno %ld)",
+		    ut_val(&o, "added"), ut_val(&o, "err"));
+
+	ut_write(WATCHES, old);
+	{
+		char now[64];
+
+		ut_read_line(WATCHES, now, sizeof(now));
+		ktap_result(old[0] && !strcmp(now, old), "max_user_watches restored (%s)", now);
+	}
+	left = ut_wait_tables(tables0, UT_RCU_SECS);
+	ktap_result(tables0 >= 0 && left == tables0,
+		    "the tables are gone with their processes (%d left, %d before)", left, tables0);
+	ut_in_table("report", NULL, &o);
+	ktap_result(ut_val(&o, "self") > ut_val(&t2, "self") && ut_val(&t2, "self") > self1,
+		    "table ids increase: %ld, %ld, then %ld", self1, ut_val(&t2, "self"),
+		    ut_val(&o, "self"));
+	ut_wait_tables(tables0, UT_RCU_SECS);
+	return ktap_finish();
+}

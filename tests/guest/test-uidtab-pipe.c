@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pipe-buffer budget (fs.pipe-user-pages-soft/-hard, counted in struct
+ * user_struct) is per table.  With the soft limit at 32 pages, an
+ * unprivileged uid's third default (16-page) pipe is shrunk to the minimum
+ * (PIPE_MIN_DEF_BUFFERS: 2 pages since 5.14); uid 1000 holding 36 pages in
+ * the initial table gets only minimum pipes there, while uid 1000 in a new
+ * table starts again with full 64 KiB pipes, and has its own soft limit.
+ * With the hard limit at 32 pages as well, pipe() there fails (ENFILE, as
+ * pipe(2) documents for the hard limit), and not in a new table.
+ */
+#include "uidtab-util.h"
+
+#define SOFT	"/proc/sys/fs/pipe-user-pages-soft"
+#define HARD	"/proc/sys/fs/pipe-user-pages-hard"
+#define FULL	65536
+#define MIN	(2 * 4096)
+#define NPIPES	4
+
+/* Open n pipes; "p1".."pn" their sizes (-errno for a failed pipe()). */
+static int open_pipes(int n)
+{
+	char key[16];
+
+	for (int i = 1; i <= n; i++) {
+		int p[2];
+
+		snprintf(key, sizeof(key), "p%d", i);
+		if (pipe(p))
+			ut_putl(key, -errno);
+		else
+			ut_putl(key, fcntl(p[0], F_GETPIPE_SZ));
+	}
+	return 0;
+}
+
+static int uid_pipes(void *arg)
+{
+	if (setresuid(UT_UID, UT_UID, UT_UID))
+		return 2;
+	return open_pipes((int)(long)arg);
+}
+
+/* A's share: 16 + 16 + 2 + 2 = 36 pages, over the soft limit. */
+static int hold_pipes(void *arg)
+{
+	static int fds[NPIPES][2];
+
+	(void)arg;
+	for (int i = 0; i < NPIPES; i++)
+		if (pipe(fds[i]))
+			return 0;
+	return 1;
+}
+
+/* In a new table: "self", then as uid 1000 "self_uid" and the sizes of n pipes. */
+static int act_pipes(int n)
+{
+	ut_putl("self", ut_self());
+	if (setresuid(UT_UID, UT_UID, UT_UID))
+		return 2;
+	ut_putl("self_uid", ut_self());
+	return open_pipes(n);
+}
+
+static int act(const char *mode)
+{
+	int rc = ut_act_common(mode);
+
+	if (rc >= 0)
+		return rc;
+	if (!strcmp(mode, "pipes3"))
+		return act_pipes(3);
+	if (!strcmp(mode, "pipes1"))
+		return act_pipes(1);
+	return 3;
+}
+
+static int sizes_are(const struct ut_out *o, long a, long b, long c)
+{
+	return ut_exited_ok(o) && ut_val(o, "p1") == a &&
+	       (b == UT_NONE || ut_val(o, "p2") == b) && (c == UT_NONE || ut_val(o, "p3") == c);
+}
+
+int main(int argc, char **argv)
+{
+	char soft[64], hard[64], now_soft[64], now_hard[64];
+	struct ut_out o;
+	int tables0, left;
+	long t;
+	pid_t a;
+
+	if (argc > 2 && !strcmp(argv[1], UT_ACT))
+		return act(argv[2]);
+
+	ut_start(12);
+	tables0 = ut_ntables();
+	ut_read_line(SOFT, soft, sizeof(soft));
+	ut_read_line(HARD, hard, sizeof(hard));
+	ktap_result(soft[0] && hard[0] && !ut_set(SOFT, "32"),
+		    "pipe-user-pages-soft lowered from %s to 32 (hard: %s)", soft, hard);
+
+	ut_run(uid_pipes, (void *)3L, &o);
+	ktap_result(sizes_are(&o, FULL, FULL, MIN),
+		    "initial table: uid 1000's pipes hold %ld, %ld, then %ld bytes (want %d, %d, %d)",
+		    ut_val(&o, "p1"), ut_val(&o, "p2"), ut_val(&o, "p3"), FULL, FULL, MIN);
+
+	a = ut_hold(UT_UID, hold_pipes, NULL);
+	ktap_result(a > 0, "process A (uid 1000, initial table) holds %d pipes", NPIPES);
+
+	ut_run(uid_pipes, (void *)1L, &o);
+	ktap_result(sizes_are(&o, MIN, UT_NONE, UT_NONE),
+		    "process B (uid 1000, initial table): its first pipe holds %ld bytes (want %d)",
+		    ut_val(&o, "p1"), MIN);
+
+	ut_in_table("pipes3", NULL, &o);
+	t = ut_val(&o, "self");
+	ktap_result(t > 0 && ut_val(&o, "self_uid") == t,
+		    "execns(CLONE_NEWUSER): table %ld, still after setresuid(1000) (%ld)",
+		    t, ut_val(&o, "self_uid"));
+	ktap_result(sizes_are(&o, FULL, FULL, UT_NONE),
+		    "uid 1000 in the table, while A holds 36 pages: its pipes hold %ld and %ld bytes (want %d)",
+		    ut_val(&o, "p1"), ut_val(&o, "p2"), FULL);
+	ktap_result(sizes_are(&o, FULL, FULL, MIN),
+		    "and the table's soft limit applies: its third pipe holds %ld bytes (want %d)",
+		    ut_val(&o, "p3"), MIN);
+
+	ut_run(uid_pipes, (void *)1L, &o);
+	ktap_result(sizes_are(&o, MIN, UT_NONE, UT_NONE),
+		    "the table's pipes were not charged to the initial table, whose uid 1000 still gets %ld bytes",
+		    ut_val(&o, "p1"));
+
+	/* The hard limit too: over it, pipe() fails for an unprivileged uid. */
+	if (ut_set(HARD, "32"))
+		ktap_diag("could not set pipe-user-pages-hard");
+	ut_run(uid_pipes, (void *)1L, &o);
+	ktap_result(ut_exited_ok(&o) && ut_val(&o, "p1") == -ENFILE,
+		    "pipe-user-pages-hard=32: uid 1000's pipe() in the initial table fails (%ld, want -ENFILE)",
+		    ut_val(&o, "p1"));
+	ut_in_table("pipes1", NULL, &o);
+	ktap_result(ut_val(&o, "self") > 0 && sizes_are(&o, FULL, UT_NONE, UT_NONE),
+		    "and uid 1000 in a new table (%ld) gets a %ld-byte pipe",
+		    ut_val(&o, "self"), ut_val(&o, "p1"));
+	ut_write(HARD, hard);
+	ut_write(SOFT, soft);
+
+	ut_kill(a);
+	ut_read_line(SOFT, now_soft, sizeof(now_soft));
+	ut_read_line(HARD, now_hard, sizeof(now_hard));
+	ktap_result(soft[0] && hard[0] && !strcmp(now_soft, soft) && !strcmp(now_hard, hard),
+		    "pipe-user-pages-soft/-hard restored (%s, %s)", now_soft, now_hard);
+	left = ut_wait_tables(tables0, UT_RCU_SECS);
+	ktap_result(tables0 >= 0 && left == tables0,
+		    "the tables are gone with their processes (%d left, %d before)", left, tables0);
+	return ktap_finish();
+}
