@@ -199,6 +199,98 @@ static int small_stack(void)
 	return setrlimit(RLIMIT_STACK, &rl);
 }
 
+/*
+ * How many namespaces of a type exist now, read through its limit in
+ * /proc/sys/user/max_*_namespaces: creating one more fails with ENOSPC
+ * exactly when the count has reached the limit.  A binary search over the
+ * limit, probing with clone() (not with execns), finds the count.  Only
+ * types whose namespaces are counted down synchronously when the last
+ * reference goes are measured (mnt, uts): ipc and net are freed from
+ * workqueues.
+ */
+static const struct {
+	const char *name;
+	int flag;
+	const char *limit;
+} counted[] = {
+	{ "mnt", CLONE_NEWNS, "/proc/sys/user/max_mnt_namespaces" },
+	{ "uts", CLONE_NEWUTS, "/proc/sys/user/max_uts_namespaces" },
+};
+
+static int can_create(int flag)
+{
+	pid_t p = syscall(SYS_clone, flag | SIGCHLD, 0, NULL, NULL, 0);
+
+	if (p == 0)
+		_exit(0);
+	if (p < 0)
+		return errno == ENOSPC ? 0 : -1;
+	waitpid(p, NULL, 0);
+	return 1;
+}
+
+static long ns_count(size_t k)
+{
+	long saved = read_long(counted[k].limit), lo = 1, hi = saved, m;
+	char buf[32];
+
+	if (saved < 1 || can_create(counted[k].flag) != 1)
+		return -1;
+	while (lo < hi) {	/* the smallest limit that still lets one more be created */
+		m = lo + (hi - lo) / 2;
+		snprintf(buf, sizeof(buf), "%ld\n", m);
+		write_file(counted[k].limit, buf, 0644);
+		if (can_create(counted[k].flag) == 1)
+			hi = m;
+		else
+			lo = m + 1;
+	}
+	snprintf(buf, sizeof(buf), "%ld\n", saved);
+	write_file(counted[k].limit, buf, 0644);
+	return lo - 1;
+}
+
+/* 100 failing calls with namespaces prepared leave no namespace behind. */
+static void test_no_leak(void *unmapped, char **one_big)
+{
+	long before[2], after[2];
+	int ok = 1, status = -1;
+	pid_t pid;
+
+	for (size_t k = 0; k < 2; k++)
+		before[k] = ns_count(k);
+	pid = fork();
+	if (pid == 0) {
+		alarm(60);
+		for (int i = 0; i < 100; i++) {
+			const void *path = i % 3 == 1 ? unmapped : "/no/such/program";
+			char **argv = i % 3 == 2 ? one_big : report_argv;
+
+			if (raw_execns(F, path, argv, environ) != -1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	for (size_t k = 0; k < 2; k++) {
+		/* Allow for a deferred free, a few seconds at most. */
+		for (int tries = 0; tries < 30; tries++) {
+			after[k] = ns_count(k);
+			if (after[k] == before[k])
+				break;
+			usleep(100000);
+		}
+		if (before[k] < 0 || after[k] != before[k]) {
+			ktap_diag("%s namespaces: %ld before, %ld after", counted[k].name,
+				  before[k], after[k]);
+			ok = 0;
+		}
+	}
+	ktap_result(exited_ok(status) && ok,
+		    "100 failing calls (ENOENT, EFAULT, E2BIG) drop what they prepared: %ld mnt and %ld uts namespaces before and after",
+		    before[0], before[1]);
+}
+
 int main(int argc, char **argv)
 {
 	static char *bad_elem[] = { "/proc/self/exe", (char *)8, NULL };
@@ -286,7 +378,7 @@ int main(int argc, char **argv)
 	};
 	const size_t n = sizeof(cases) / sizeof(cases[0]);
 
-	ktap_plan(n + 1);
+	ktap_plan(n + 2);
 	for (size_t i = 0; i < n; i++) {
 		run_fail_case(&cases[i]);
 		/* Whatever happened in the child, leave the system as it was. */
@@ -305,6 +397,8 @@ int main(int argc, char **argv)
 		ktap_result(exited_ok(st) && r.ok && r.pid == pid && ns_match(r.ns, caller_ns, 0, "new program"),
 			    "uid 65534 without capabilities, flags 0: a plain execve works (errno %d)", err);
 	}
+
+	test_no_leak(unmapped, one_big);
 
 	umount(NOEXEC_DIR);
 	rmdir(NOEXEC_DIR);
