@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PRIO_USER and IOPRIO_WHO_USER look a uid up in the caller's table only:
+ * in a new table, uid 1000 is ESRCH for getpriority, setpriority,
+ * ioprio_get and ioprio_set although a process of the initial table runs
+ * as uid 1000 (and is found from there); once a process of the table
+ * becomes uid 1000 all four find it, and once that process is gone the
+ * uid is ESRCH again.
+ */
+#include <sys/resource.h>
+#include "uidtab-util.h"
+
+#define IOPRIO_WHO_USER		3
+#define IOPRIO_BE_4		((2 << 13) | 4)	/* IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4) */
+#define ABSENT_UID		4242		/* no process anywhere runs as this */
+
+/*
+ * For uid: "<prefix>_get" (getpriority's nice value) and "<prefix>_geterr"
+ * (its errno, 0 on success: a nice value can be -1), "<prefix>_set" (0 or
+ * -errno), "<prefix>_ioget" (the ioprio or -errno), "<prefix>_ioset".
+ */
+static void lookups(const char *prefix, uid_t uid, int nice)
+{
+	char key[64];
+	long r;
+
+	errno = 0;
+	r = getpriority(PRIO_USER, uid);
+	snprintf(key, sizeof(key), "%s_get", prefix);
+	ut_putl(key, r);
+	snprintf(key, sizeof(key), "%s_geterr", prefix);
+	ut_putl(key, r == -1 ? errno : 0);
+
+	r = setpriority(PRIO_USER, uid, nice);
+	snprintf(key, sizeof(key), "%s_set", prefix);
+	ut_putl(key, r ? -errno : 0);
+
+	r = syscall(SYS_ioprio_get, IOPRIO_WHO_USER, uid);
+	snprintf(key, sizeof(key), "%s_ioget", prefix);
+	ut_putl(key, r < 0 ? -errno : r);
+
+	r = syscall(SYS_ioprio_set, IOPRIO_WHO_USER, uid, IOPRIO_BE_4);
+	snprintf(key, sizeof(key), "%s_ioset", prefix);
+	ut_putl(key, r ? -errno : 0);
+}
+
+static int global_lookups(void *arg)
+{
+	(void)arg;
+	lookups("g", UT_UID, 3);
+	lookups("absent", ABSENT_UID, 3);
+	return 0;
+}
+
+/*
+ * In a new table: "self", lookups of uid 1000 before ("before_*"), while a
+ * child of the table runs as uid 1000 ("with_*", then "with_get2" after
+ * setpriority 7), and after it is gone ("after_geterr", "after_ioget": the
+ * first ESRCH within a few seconds, since credentials go after RCU).
+ */
+static int act_prio(void)
+{
+	long r = 0;
+	pid_t c;
+
+	ut_putl("self", ut_self());
+	lookups("before", UT_UID, 5);
+	c = ut_hold(UT_UID, NULL, NULL);
+	ut_putl("holder", c > 0);
+	lookups("with", UT_UID, 7);
+	errno = 0;
+	r = getpriority(PRIO_USER, UT_UID);
+	ut_putl("with_get2", r);
+	ut_putl("with_get2err", r == -1 ? errno : 0);
+	ut_kill(c);
+	for (int i = 0; i < UT_RCU_SECS * 10; i++) {
+		errno = 0;
+		r = getpriority(PRIO_USER, UT_UID);
+		if (r == -1 && errno == ESRCH)
+			break;
+		ut_sleep_ms(100);
+	}
+	ut_putl("after_geterr", r == -1 ? errno : 0);
+	r = syscall(SYS_ioprio_get, IOPRIO_WHO_USER, UT_UID);
+	ut_putl("after_ioget", r < 0 ? -errno : r);
+	return 0;
+}
+
+static int act(const char *mode)
+{
+	int rc = ut_act_common(mode);
+
+	if (rc >= 0)
+		return rc;
+	if (!strcmp(mode, "prio"))
+		return act_prio();
+	return 3;
+}
+
+static int all_esrch(const struct ut_out *o, const char *p)
+{
+	static const char *const op[] = { "set", "ioget", "ioset" };
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s_geterr", p);
+	if (ut_val(o, key) != ESRCH)
+		return 0;
+	for (int i = 0; i < 3; i++) {
+		snprintf(key, sizeof(key), "%s_%s", p, op[i]);
+		if (ut_val(o, key) != -ESRCH)
+			return 0;
+	}
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct ut_out g, o;
+	int tables0, left;
+	pid_t a;
+
+	if (argc > 2 && !strcmp(argv[1], UT_ACT))
+		return act(argv[2]);
+
+	ut_start(11);
+	tables0 = ut_ntables();
+	a = ut_hold(UT_UID, NULL, NULL);
+	ut_run(global_lookups, NULL, &g);
+	ktap_result(a > 0 && ut_exited_ok(&g) && ut_val(&g, "g_geterr") == 0 && ut_val(&g, "g_set") == 0 &&
+		    ut_val(&g, "g_ioget") >= 0 && ut_val(&g, "g_ioset") == 0,
+		    "initial table, a uid-1000 process running: PRIO_USER/IOPRIO_WHO_USER find uid 1000 (get errno %ld set %ld ioget %ld ioset %ld)",
+		    ut_val(&g, "g_geterr"), ut_val(&g, "g_set"), ut_val(&g, "g_ioget"), ut_val(&g, "g_ioset"));
+	ktap_result(all_esrch(&g, "absent"),
+		    "initial table: a uid no process has is ESRCH for all four (get errno %ld set %ld ioget %ld ioset %ld)",
+		    ut_val(&g, "absent_geterr"), ut_val(&g, "absent_set"), ut_val(&g, "absent_ioget"),
+		    ut_val(&g, "absent_ioset"));
+
+	ut_in_table("prio", NULL, &o);
+	ktap_result(ut_exited_ok(&o) && ut_val(&o, "self") > 0,
+		    "the lookups ran in table %ld", ut_val(&o, "self"));
+	ktap_result(ut_val(&o, "before_get") == -1 && ut_val(&o, "before_geterr") == ESRCH,
+		    "in the table, getpriority(PRIO_USER, 1000) is ESRCH though the initial table has uid 1000 (%ld, errno %ld)",
+		    ut_val(&o, "before_get"), ut_val(&o, "before_geterr"));
+	ktap_result(ut_val(&o, "before_set") == -ESRCH,
+		    "setpriority(PRIO_USER, 1000) is ESRCH likewise (%ld)", ut_val(&o, "before_set"));
+	ktap_result(ut_val(&o, "before_ioget") == -ESRCH && ut_val(&o, "before_ioset") == -ESRCH,
+		    "ioprio_get/ioprio_set(IOPRIO_WHO_USER, 1000) are ESRCH likewise (%ld, %ld)",
+		    ut_val(&o, "before_ioget"), ut_val(&o, "before_ioset"));
+	ktap_result(ut_val(&o, "holder") == 1 && ut_val(&o, "with_geterr") == 0 &&
+		    ut_val(&o, "with_set") == 0 && ut_val(&o, "with_get2") == 7 &&
+		    ut_val(&o, "with_get2err") == 0,
+		    "once a process of the table setresuid(1000)s, getpriority finds it (errno %ld), setpriority works (%ld) and getpriority then reads 7 (%ld)",
+		    ut_val(&o, "with_geterr"), ut_val(&o, "with_set"), ut_val(&o, "with_get2"));
+	ktap_result(ut_val(&o, "with_ioget") >= 0 && ut_val(&o, "with_ioset") == 0,
+		    "and ioprio_get/ioprio_set(IOPRIO_WHO_USER, 1000) find it (%ld, %ld)",
+		    ut_val(&o, "with_ioget"), ut_val(&o, "with_ioset"));
+	ktap_result(ut_val(&o, "after_geterr") == ESRCH && ut_val(&o, "after_ioget") == -ESRCH,
+		    "once that process is gone, uid 1000 is ESRCH in the table again (errno %ld, ioget %ld)",
+		    ut_val(&o, "after_geterr"), ut_val(&o, "after_ioget"));
+
+	errno = 0;
+	ktap_diag("A's nice value is now %d (3 before the table's setpriority(PRIO_USER, 1000, 7))",
+		  getpriority(PRIO_PROCESS, a));
+	ut_run(global_lookups, NULL, &g);
+	ktap_result(ut_exited_ok(&g) && ut_val(&g, "g_geterr") == 0 && ut_val(&g, "g_ioget") >= 0,
+		    "the initial table still finds its uid 1000 (get errno %ld, ioget %ld)",
+		    ut_val(&g, "g_geterr"), ut_val(&g, "g_ioget"));
+	ut_kill(a);
+	left = ut_wait_tables(tables0, UT_RCU_SECS);
+	ktap_result(tables0 >= 0 && left == tables0,
+		    "the table is gone with its processes (%d left, %d before)", left, tables0);
+	return ktap_finish();
+}
