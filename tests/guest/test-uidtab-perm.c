@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * execns(CLONE_NEWUSER) needs CAP_SYS_ADMIN, not uid 0: uid 65534 without
+ * capabilities, and root without CAP_SYS_ADMIN, get EPERM and stay where
+ * they were (same table, same number of tables, and still running); root
+ * with CAP_SYS_ADMIN alone, and uid 1000 that kept CAP_SYS_ADMIN, enter a
+ * new table.  The table's first user_struct is for the caller's real uid.
+ * An unprivileged process inside a table gets EPERM too and stays there.
+ */
+#include <linux/capability.h>
+#include "uidtab-util.h"
+
+#define NOBODY	65534
+
+/*
+ * Effective and permitted sets: only CAP_SYS_ADMIN (only), or everything
+ * they hold now but CAP_SYS_ADMIN (!only).  Nothing inheritable.
+ */
+static int cap_sys_admin(int only)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	const __u32 bit = 1u << CAP_SYS_ADMIN;	/* in d[0]: CAP_SYS_ADMIN is 21 */
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	if (only) {
+		d[0].effective = d[0].permitted = bit;
+		d[1].effective = d[1].permitted = 0;
+	} else {
+		d[0].effective &= ~bit;
+		d[0].permitted &= ~bit;
+	}
+	d[0].inheritable = d[1].inheritable = 0;
+	return syscall(SYS_capset, &h, d);
+}
+
+/* Has CAP_SYS_ADMIN in its effective set. */
+static int has_sys_admin(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	return !syscall(SYS_capget, &h, d) && (d[0].effective & (1u << CAP_SYS_ADMIN));
+}
+
+/*
+ * Try execns(CLONE_NEWUSER) into "report"; if it fails, print "ret", "err",
+ * the table before and after ("self0", "self1"), the tables and uid lines
+ * that appeared meanwhile ("new_tables", "new_users") and "alive 1", and
+ * exit 0.
+ */
+static int try_enter(void)
+{
+	char *argv[] = { "/proc/self/exe", UT_ACT, "report", NULL };
+	static struct ut_snap a, b;
+	long self0 = ut_self();
+	int ret, err, nt, nu;
+
+	ut_putl("sysadmin", has_sys_admin());
+	ut_snap_read(&a);
+	ret = execns(CLONE_NEWUSER, "/proc/self/exe", argv, environ);
+	err = errno;
+	ut_snap_read(&b);
+	ut_snap_new(&a, &b, &nt, &nu);
+	ut_putl("ret", ret);
+	ut_putl("err", err);
+	ut_putl("self0", self0);
+	ut_putl("self1", ut_self());
+	ut_putl("new_tables", a.ok && b.ok ? nt : -1);
+	ut_putl("new_users", a.ok && b.ok ? nu : -1);
+	ut_putl("alive", 1);
+	return 0;
+}
+
+static int as_nobody(void *arg)
+{
+	(void)arg;
+	if (setresuid(NOBODY, NOBODY, NOBODY))
+		return 2;
+	return try_enter();
+}
+
+static int root_without_sys_admin(void *arg)
+{
+	(void)arg;
+	if (cap_sys_admin(0))
+		return 2;
+	return try_enter();
+}
+
+static int root_with_sys_admin_only(void *arg)
+{
+	(void)arg;
+	if (cap_sys_admin(1))
+		return 2;
+	return try_enter();
+}
+
+/* uid 1000 (real, effective, saved) that kept CAP_SYS_ADMIN over setresuid. */
+static int uid_with_sys_admin(void *arg)
+{
+	(void)arg;
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || setresuid(UT_UID, UT_UID, UT_UID) ||
+	    cap_sys_admin(1))
+		return 2;
+	return try_enter();
+}
+
+/* Real uid 1000, effective and saved uid 0 (so still privileged). */
+static int real_uid_only(void *arg)
+{
+	(void)arg;
+	if (setresuid(UT_UID, 0, 0))
+		return 2;
+	return try_enter();
+}
+
+/* In a table: an unprivileged child tries again ("in_*" keys). */
+static int act_inside(void)
+{
+	struct ut_out o;
+
+	ut_putl("self", ut_self());
+	ut_run(as_nobody, NULL, &o);
+	ut_putl("in_ret", ut_val(&o, "ret"));
+	ut_putl("in_err", ut_val(&o, "err"));
+	ut_putl("in_self0", ut_val(&o, "self0"));
+	ut_putl("in_self1", ut_val(&o, "self1"));
+	ut_putl("in_new_tables", ut_val(&o, "new_tables"));
+	ut_putl("in_new_users", ut_val(&o, "new_users"));
+	return 0;
+}
+
+static int act(const char *mode)
+{
+	int rc = ut_act_common(mode);
+
+	if (rc >= 0)
+		return rc;
+	if (!strcmp(mode, "inside"))
+		return act_inside();
+	return 3;
+}
+
+/* EPERM, and the caller is where it was and still running. */
+static void refused(int (*fn)(void *), const char *who)
+{
+	struct ut_out o;
+
+	ut_run(fn, NULL, &o);
+	ktap_result(ut_exited_ok(&o) && ut_val(&o, "sysadmin") == 0 && ut_val(&o, "ret") == -1 &&
+		    ut_val(&o, "err") == EPERM && ut_val(&o, "alive") == 1,
+		    "%s: execns(CLONE_NEWUSER) is EPERM (ret %ld, errno %ld)",
+		    who, ut_val(&o, "ret"), ut_val(&o, "err"));
+	ktap_result(ut_val(&o, "self0") == 0 && ut_val(&o, "self1") == 0 &&
+		    ut_val(&o, "new_tables") == 0 && ut_val(&o, "new_users") == 0,
+		    "%s: still in table %ld (was %ld), no new table (%ld) or user (%ld)", who,
+		    ut_val(&o, "self1"), ut_val(&o, "self0"), ut_val(&o, "new_tables"),
+		    ut_val(&o, "new_users"));
+}
+
+/* The new program reports a new table whose users include uid. */
+static void admitted(int (*fn)(void *), const char *who, long uid)
+{
+	char key[32];
+	struct ut_out o;
+
+	snprintf(key, sizeof(key), "uid%ld", uid);
+	ut_run(fn, NULL, &o);
+	ktap_result(ut_exited_ok(&o) && ut_val(&o, "ret") == UT_NONE && ut_val(&o, "self") > 0 &&
+		    ut_val(&o, "parent") == 0 && ut_val(&o, "ruid") == uid && ut_val(&o, key) > 0,
+		    "%s: execns(CLONE_NEWUSER) runs the program in table %ld (errno %ld), which lists uid %ld (refs %ld)",
+		    who, ut_val(&o, "self"), ut_val(&o, "err") == UT_NONE ? 0 : ut_val(&o, "err"),
+		    uid, ut_val(&o, key));
+}
+
+int main(int argc, char **argv)
+{
+	struct ut_out o;
+	int tables0, left;
+
+	if (argc > 2 && !strcmp(argv[1], UT_ACT))
+		return act(argv[2]);
+
+	ut_start(10);
+	tables0 = ut_ntables();
+	refused(as_nobody, "uid 65534, no capabilities");
+	refused(root_without_sys_admin, "uid 0 without CAP_SYS_ADMIN");
+	admitted(root_with_sys_admin_only, "uid 0 with CAP_SYS_ADMIN alone", 0);
+	admitted(uid_with_sys_admin, "uid 1000 with CAP_SYS_ADMIN", UT_UID);
+	admitted(real_uid_only, "real uid 1000, effective uid 0", UT_UID);
+
+	ut_in_table("inside", NULL, &o);
+	ktap_result(ut_val(&o, "self") > 0 && ut_val(&o, "in_ret") == -1 && ut_val(&o, "in_err") == EPERM,
+		    "inside table %ld, uid 65534 gets EPERM too (ret %ld, errno %ld)",
+		    ut_val(&o, "self"), ut_val(&o, "in_ret"), ut_val(&o, "in_err"));
+	ktap_result(ut_val(&o, "self") > 0 && ut_val(&o, "in_self0") == ut_val(&o, "self") &&
+		    ut_val(&o, "in_self1") == ut_val(&o, "self") &&
+		    ut_val(&o, "in_new_tables") == 0 && ut_val(&o, "in_new_users") == 0,
+		    "and stays in table %ld (%ld), no new table (%ld) or user (%ld)", ut_val(&o, "self"),
+		    ut_val(&o, "in_self1"), ut_val(&o, "in_new_tables"), ut_val(&o, "in_new_users"));
+	left = ut_wait_tables(tables0, UT_RCU_SECS);
+	ktap_result(tables0 >= 0 && left == tables0,
+		    "the tables are gone with their processes (%d left, %d before)", left, tables0);
+	return ktap_finish();
+}
