@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * execns(CLONE_NEWUSER) from inside a table makes a child table: three
+ * levels, each table's parent the one it was made from (the first's: 0),
+ * the outer tables still listed while a process keeps them; two calls from
+ * the same table make two sibling tables.  Ids increase and are not reused.
+ */
+#include "uidtab-util.h"
+
+/* "<prefix>_self" and "<prefix>_parent" (from /proc/execns/tables). */
+static void where(const char *prefix)
+{
+	static struct ut_snap s;
+	struct ut_table *t;
+	long self = ut_self();
+	char key[64];
+
+	ut_snap_read(&s);
+	t = ut_find_table(&s, self);
+	snprintf(key, sizeof(key), "%s_self", prefix);
+	ut_putl(key, self);
+	snprintf(key, sizeof(key), "%s_parent", prefix);
+	ut_putl(key, t ? t->parent : -1);
+}
+
+/* "<prefix>_listed" and "<prefix>_lparent": is table id listed, and its parent. */
+static void listed(const char *prefix, long id)
+{
+	static struct ut_snap s;
+	struct ut_table *t;
+	char key[64];
+
+	ut_snap_read(&s);
+	t = ut_find_table(&s, id);
+	snprintf(key, sizeof(key), "%s_listed", prefix);
+	ut_putl(key, t != NULL);
+	snprintf(key, sizeof(key), "%s_lparent", prefix);
+	ut_putl(key, t ? t->parent : -1);
+}
+
+static int nest_to(const char *mode, const char *a1, const char *a2)
+{
+	char *argv[] = { "/proc/self/exe", UT_ACT, (char *)mode, (char *)a1, (char *)a2, NULL };
+
+	execns(CLONE_NEWUSER, "/proc/self/exe", argv, environ);
+	ut_putl("nest_err", errno);
+	return 1;
+}
+
+/*
+ * Level 1: a child keeps table 1 alive, then this process makes level 2,
+ * which makes level 3; level 3 reports on table 1 and ends the keeper
+ * (still its child: exec keeps children).
+ */
+static int act_level(int level, int argc, char **argv)
+{
+	char keeper[24], t1[24];
+	pid_t k;
+
+	switch (level) {
+	case 1:
+		where("l1");
+		k = ut_hold((uid_t)-1, NULL, NULL);
+		snprintf(keeper, sizeof(keeper), "%d", (int)k);
+		snprintf(t1, sizeof(t1), "%ld", ut_self());
+		return nest_to("level2", keeper, t1);
+	case 2:
+		where("l2");
+		return argc > 4 ? nest_to("level3", argv[3], argv[4]) : 1;
+	default:
+		where("l3");
+		if (argc > 4)
+			listed("l1", strtol(argv[4], NULL, 10));
+		if (argc > 3)
+			ut_kill(strtol(argv[3], NULL, 10));
+		return 0;
+	}
+}
+
+/* Two children of one table each make a table ("sib1_*", "sib2_*"). */
+static int act_siblings(void)
+{
+	static const char *const name[] = { "sib1", "sib2" };
+	struct ut_out o[2];
+	char key[64];
+
+	where("outer");
+	for (int i = 0; i < 2; i++) {
+		ut_spawn(CLONE_NEWUSER, "report", NULL, 1, &o[i]);
+		snprintf(key, sizeof(key), "%s_self", name[i]);
+		ut_putl(key, ut_val(&o[i], "self"));
+		snprintf(key, sizeof(key), "%s_parent", name[i]);
+		ut_putl(key, ut_val(&o[i], "parent"));
+	}
+	return 0;
+}
+
+static int act(const char *mode, int argc, char **argv)
+{
+	int rc = ut_act_common(mode);
+
+	if (rc >= 0)
+		return rc;
+	if (!strcmp(mode, "level1"))
+		return act_level(1, argc, argv);
+	if (!strcmp(mode, "level2"))
+		return act_level(2, argc, argv);
+	if (!strcmp(mode, "level3"))
+		return act_level(3, argc, argv);
+	if (!strcmp(mode, "siblings"))
+		return act_siblings();
+	return 3;
+}
+
+int main(int argc, char **argv)
+{
+	struct ut_out o, s, r;
+	long l1, l2, l3, s1, s2, outer;
+	int tables0, left;
+
+	if (argc > 2 && !strcmp(argv[1], UT_ACT))
+		return act(argv[2], argc, argv);
+
+	ut_start(8);
+	tables0 = ut_ntables();
+	ut_in_table("level1", NULL, &o);
+	l1 = ut_val(&o, "l1_self");
+	l2 = ut_val(&o, "l2_self");
+	l3 = ut_val(&o, "l3_self");
+	ktap_result(l1 > 0 && ut_val(&o, "l1_parent") == 0,
+		    "level 1: table %ld, parent %ld (the initial table)", l1, ut_val(&o, "l1_parent"));
+	ktap_result(l2 > 0 && l2 != l1 && ut_val(&o, "l2_parent") == l1,
+		    "level 2: execns(CLONE_NEWUSER) in table %ld makes table %ld, parent %ld",
+		    l1, l2, ut_val(&o, "l2_parent"));
+	ktap_result(l3 > 0 && l3 != l2 && l3 != l1 && ut_val(&o, "l3_parent") == l2,
+		    "level 3: from table %ld, table %ld, parent %ld", l2, l3, ut_val(&o, "l3_parent"));
+	ktap_result(ut_val(&o, "l1_listed") == 1 && ut_val(&o, "l1_lparent") == 0,
+		    "table %ld is still listed (parent %ld) while a process of it lives",
+		    l1, ut_val(&o, "l1_lparent"));
+	ktap_result(ut_exited_ok(&o) && l1 < l2 && l2 < l3,
+		    "ids increase with each level: %ld < %ld < %ld", l1, l2, l3);
+
+	ut_in_table("siblings", NULL, &s);
+	outer = ut_val(&s, "outer_self");
+	s1 = ut_val(&s, "sib1_self");
+	s2 = ut_val(&s, "sib2_self");
+	ktap_result(outer > 0 && s1 > 0 && s2 > 0 && s1 != s2 && s1 != outer && s2 != outer &&
+		    ut_val(&s, "sib1_parent") == outer && ut_val(&s, "sib2_parent") == outer,
+		    "two calls from table %ld make two tables, %ld and %ld, both its children (%ld, %ld)",
+		    outer, s1, s2, ut_val(&s, "sib1_parent"), ut_val(&s, "sib2_parent"));
+
+	left = ut_wait_tables(tables0, UT_RCU_SECS);
+	ktap_result(tables0 >= 0 && left == tables0,
+		    "the tables are gone with their processes (%d left, %d before)", left, tables0);
+	ut_in_table("report", NULL, &r);
+	ktap_result(ut_val(&r, "self") > s2 && ut_val(&r, "self") > s1 && ut_val(&r, "self") > l3,
+		    "a table made after those are gone has a new id (%ld)", ut_val(&r, "self"));
+	ut_wait_tables(tables0, UT_RCU_SECS);
+	return ktap_finish();
+}

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uid 0: each table has a uid-0 user_struct of its own, listed under it
+ * from the start, with counters at zero; two tables, two uid-0 lines; the
+ * initial table is not listed.  And it is a budget of its own: with
+ * max_user_watches at 16 and root of the initial table holding all it can,
+ * root in a new table still adds 16.
+ */
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include "uidtab-util.h"
+
+#define WATCHES	"/proc/sys/fs/epoll/max_user_watches"
+#define LIMIT	16
+
+static int add_watches(int max, int *err)
+{
+	int ep = epoll_create1(0), n;
+
+	*err = 0;
+	if (ep < 0) {
+		*err = errno;
+		return -1;
+	}
+	for (n = 0; n < max; n++) {
+		struct epoll_event ev = { .events = EPOLLIN };
+		int fd = eventfd(0, 0);
+
+		if (fd < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev)) {
+			*err = errno;
+			break;
+		}
+	}
+	return n;
+}
+
+/* Root of the initial table: hold as many watches as it may ("held"). */
+static int hold_all(void *arg)
+{
+	int err, n = add_watches(LIMIT + 1, &err);
+
+	(void)arg;
+	ktap_diag("the initial table's root holds %d watches", n);
+	return n >= 0 && err == ENOSPC;
+}
+
+static int try_watches(void *arg)
+{
+	int err, n = add_watches((int)(long)arg, &err);
+
+	ut_putl("self", ut_self());
+	ut_putl("added", n);
+	ut_putl("err", err);
+	return 0;
+}
+
+/* In a new table, as root: "self", "added" and "err" for LIMIT + 1 watches. */
+static int act(const char *mode)
+{
+	int rc = ut_act_common(mode);
+
+	if (rc >= 0)
+		return rc;
+	if (!strcmp(mode, "watches"))
+		return try_watches((void *)(long)(LIMIT + 1));
+	return 3;
+}
+
+int main(int argc, char **argv)
+{
+	static struct ut_snap s;
+	struct ut_user *u1, *u2;
+	struct ut_table *t1, *t2;
+	struct ut_out o;
+	char old[64], now[64];
+	long id1, id2;
+	pid_t p1, p2, a;
+	int tables0, left, zero0 = 0;
+
+	if (argc > 2 && !strcmp(argv[1], UT_ACT))
+		return act(argv[2]);
+
+	ut_start(10);
+	tables0 = ut_ntables();
+	p1 = ut_sleeper(&id1);
+	p2 = ut_sleeper(&id2);
+	ut_snap_read(&s);
+	t1 = ut_find_table(&s, id1);
+	t2 = ut_find_table(&s, id2);
+	u1 = ut_find_user(&s, id1, 0);
+	u2 = ut_find_user(&s, id2, 0);
+	ktap_result(p1 > 0 && t1 && t1->parent == 0 && u1 && u1->refs > 0,
+		    "root's execns(CLONE_NEWUSER): table %ld (parent %ld) lists its own uid 0 (refs %ld)",
+		    id1, t1 ? t1->parent : -1, u1 ? u1->refs : -1);
+	ktap_result(p2 > 0 && id2 != id1 && t2 && u2 && u2->refs > 0,
+		    "a second table (%ld) has its own uid-0 line too (refs %ld)", id2, u2 ? u2->refs : -1);
+	ktap_result(u1 && !u1->epoll_watches && !u1->pipe_bufs && !u1->unix_inflight &&
+		    !u1->locked_vm && !u1->watches,
+		    "the new uid 0 starts with every counter at 0 (%ld %ld %ld %ld %ld)",
+		    u1 ? u1->epoll_watches : -1, u1 ? u1->pipe_bufs : -1,
+		    u1 ? u1->unix_inflight : -1, u1 ? u1->locked_vm : -1, u1 ? u1->watches : -1);
+	for (int i = 0; i < s.nusers; i++)
+		zero0 += s.u[i].table == 0;
+	ktap_result(s.ok && !ut_find_table(&s, 0) && !zero0,
+		    "the initial table is not listed (no \"table 0\" line, %d \"table 0\" uid lines)", zero0);
+	ktap_result(s.ok && !s.bad && ut_users_consistent(&s),
+		    "every line has the documented form and each \"users N\" counts the uid lines under it (%d bad%s%s)",
+		    s.bad, s.bad ? ": " : "", s.first_bad);
+	ut_kill(p1);
+	ut_kill(p2);
+
+	ut_read_line(WATCHES, old, sizeof(old));
+	ut_set(WATCHES, "16");
+	a = ut_hold((uid_t)-1, hold_all, NULL);
+	ut_run(try_watches, (void *)1L, &o);
+	ktap_result(a > 0 && ut_val(&o, "self") == 0 && ut_val(&o, "added") == 0 &&
+		    ut_val(&o, "err") == ENOSPC,
+		    "max_user_watches=16, initial table's root at its limit: another root process gets ENOSPC at once (added %ld, errno %ld)",
+		    ut_val(&o, "added"), ut_val(&o, "err"));
+	ut_in_table("watches", NULL, &o);
+	ktap_result(ut_val(&o, "self") > 0 && ut_val(&o, "added") == LIMIT && ut_val(&o, "err") == ENOSPC,
+		    "root in table %ld has its own budget: 16 adds, then ENOSPC (added %ld, errno %ld)",
+		    ut_val(&o, "self"), ut_val(&o, "added"), ut_val(&o, "err"));
+	ut_kill(a);
+	ut_write(WATCHES, old);
+	ut_read_line(WATCHES, now, sizeof(now));
+	ktap_result(old[0] && !strcmp(now, old), "max_user_watches restored (%s)", now);
+
+	left = ut_wait_tables(tables0, UT_RCU_SECS);
+	ktap_result(tables0 >= 0 && left == tables0,
+		    "the tables are gone with their processes (%d left, %d before)", left, tables0);
+	ut_snap_read(&s);
+	ktap_result(s.ok && !ut_find_user(&s, id1, 0) && !ut_find_user(&s, id2, 0),
+		    "and so are their uid-0 lines");
+	return ktap_finish();
+}

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Membership follows cred->user: inside a table, fork, execve, execns
+ * without CLONE_NEWUSER, and setuid()/setreuid()/setresuid() to a new uid
+ * all stay in the table, and the new uids get user_structs of that table
+ * (listed under it, under no other).  A root process of the table that
+ * setuid(1000)s stays in it.  A uid's line goes once its last process in
+ * the table has exited.
+ */
+#include "uidtab-util.h"
+
+enum { SETUID = 1001, SETREUID = 1002, SETRESUID = 1003 };
+
+/* Become uid through setuid(), setreuid() or setresuid(). */
+static int become(void *arg)
+{
+	long uid = (long)arg;
+	int r;
+
+	if (uid == SETUID)
+		r = setuid(uid);
+	else if (uid == SETREUID)
+		r = setreuid(uid, uid);
+	else
+		r = setresuid(uid, uid, uid);
+	if (r)
+		return 0;
+	printf("self_%ld %ld\n", uid, ut_self());
+	fflush(stdout);
+	return 1;
+}
+
+static int report_self(void *arg)
+{
+	(void)arg;
+	ut_putl("fork_self", ut_self());
+	return 0;
+}
+
+/* Plain execve() into "report" (reports "self"). */
+static int plain_exec(void *arg)
+{
+	char *argv[] = { "/proc/self/exe", UT_ACT, "report", NULL };
+
+	(void)arg;
+	execve("/proc/self/exe", argv, environ);
+	return 1;
+}
+
+/* execns(CLONE_NEWUTS) into "report". */
+static int execns_uts(void *arg)
+{
+	char *argv[] = { "/proc/self/exe", UT_ACT, "report", NULL };
+
+	(void)arg;
+	execns(CLONE_NEWUTS, "/proc/self/exe", argv, environ);
+	ut_putl("execns_err", errno);
+	return 1;
+}
+
+/* "<prefix>_in" (listed under table t), "<prefix>_elsewhere" (tables listing it elsewhere). */
+static void listing(const char *prefix, long t, long uid)
+{
+	static struct ut_snap s;
+	char key[64];
+	int in;
+
+	ut_snap_read(&s);
+	in = ut_find_user(&s, t, uid) != NULL;
+	snprintf(key, sizeof(key), "%s_in", prefix);
+	ut_putl(key, in);
+	snprintf(key, sizeof(key), "%s_elsewhere", prefix);
+	ut_putl(key, ut_tables_with_uid(&s, uid) - in);
+}
+
+static int act_membership(void)
+{
+	static const long uids[] = { SETUID, SETREUID, SETRESUID };
+	long t = ut_self();
+	struct ut_out o;
+	pid_t h[3];
+	char key[32];
+
+	ut_putl("self", t);
+	ut_run(report_self, NULL, &o);
+	ut_putl("fork_self", ut_val(&o, "fork_self"));
+	ut_run(plain_exec, NULL, &o);
+	ut_putl("execve_self", ut_val(&o, "self"));
+	ut_run(execns_uts, NULL, &o);
+	ut_putl("execns_self", ut_val(&o, "self"));
+
+	for (int i = 0; i < 3; i++) {
+		snprintf(key, sizeof(key), "u%ld", uids[i]);
+		listing(key, t, uids[i]);	/* before: absent */
+		h[i] = ut_hold((uid_t)-1, become, (void *)uids[i]);
+	}
+	for (int i = 0; i < 3; i++) {
+		snprintf(key, sizeof(key), "held%ld", uids[i]);
+		listing(key, t, uids[i]);
+	}
+	for (int i = 0; i < 3; i++)
+		ut_kill(h[i]);
+	ut_putl("gone1001", !ut_wait_user(t, SETUID, 0, UT_RCU_SECS));
+
+	/* This root process itself. */
+	listing("pre1000", t, UT_UID);
+	if (setuid(UT_UID))
+		return 2;
+	ut_putl("self_after_setuid", ut_self());
+	listing("own1000", t, UT_UID);
+	return 0;
+}
+
+static int act(const char *mode)
+{
+	int rc = ut_act_common(mode);
+
+	if (rc >= 0)
+		return rc;
+	if (!strcmp(mode, "membership"))
+		return act_membership();
+	return 3;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		long uid;
+		const char *call;
+	} calls[] = { { SETUID, "setuid" }, { SETREUID, "setreuid" }, { SETRESUID, "setresuid" } };
+	struct ut_out o;
+	int tables0, left;
+	long t;
+
+	if (argc > 2 && !strcmp(argv[1], UT_ACT))
+		return act(argv[2]);
+
+	ut_start(11);
+	tables0 = ut_ntables();
+	ut_in_table("membership", NULL, &o);
+	t = ut_val(&o, "self");
+	ktap_result(t > 0 && ut_val(&o, "fork_self") == t,
+		    "a child forked in table %ld is in it (%ld)", t, ut_val(&o, "fork_self"));
+	ktap_result(t > 0 && ut_val(&o, "execve_self") == t,
+		    "a plain execve() stays in the table (%ld)", ut_val(&o, "execve_self"));
+	ktap_result(t > 0 && ut_val(&o, "execns_self") == t,
+		    "execns(CLONE_NEWUTS) (no CLONE_NEWUSER) stays in the table (%ld)",
+		    ut_val(&o, "execns_self"));
+	for (int i = 0; i < 3; i++) {
+		char k[4][64];
+
+		snprintf(k[0], sizeof(k[0]), "self_%ld", calls[i].uid);
+		snprintf(k[1], sizeof(k[1]), "u%ld_in", calls[i].uid);
+		snprintf(k[2], sizeof(k[2]), "held%ld_in", calls[i].uid);
+		snprintf(k[3], sizeof(k[3]), "held%ld_elsewhere", calls[i].uid);
+		ktap_result(t > 0 && ut_val(&o, k[0]) == t && ut_val(&o, k[1]) == 0 &&
+			    ut_val(&o, k[2]) == 1 && ut_val(&o, k[3]) == 0,
+			    "%s(%ld) in table %ld: stays in it (%ld), and uid %ld is listed under it (before %ld, after %ld, under other tables %ld)",
+			    calls[i].call, calls[i].uid, t, ut_val(&o, k[0]), calls[i].uid,
+			    ut_val(&o, k[1]), ut_val(&o, k[2]), ut_val(&o, k[3]));
+	}
+	ktap_result(ut_val(&o, "gone1001") == 1,
+		    "the uid-1001 line goes once its process has exited");
+	ktap_result(t > 0 && ut_val(&o, "self_after_setuid") == t,
+		    "the table's root process setuid(1000)s and stays in table %ld (%ld)",
+		    t, ut_val(&o, "self_after_setuid"));
+	ktap_result(ut_val(&o, "pre1000_in") == 0 && ut_val(&o, "own1000_in") == 1 &&
+		    ut_val(&o, "own1000_elsewhere") == 0,
+		    "a \"uid 1000 table %ld\" line appears (before %ld, after %ld, under other tables %ld)",
+		    t, ut_val(&o, "pre1000_in"), ut_val(&o, "own1000_in"),
+		    ut_val(&o, "own1000_elsewhere"));
+	ktap_result(ut_exited_ok(&o), "the act finished (status %#x)", o.status);
+	left = ut_wait_tables(tables0, UT_RCU_SECS);
+	ktap_result(tables0 >= 0 && left == tables0,
+		    "the table is gone with its processes (%d left, %d before)", left, tables0);
+	return ktap_finish();
+}
