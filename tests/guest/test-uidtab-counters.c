@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /proc/execns/tables counts what a table's user holds.  uid 1000 in a new
+ * table: its line starts at zero; epoll_watches follows EPOLL_CTL_ADD/DEL
+ * and close; pipe_bufs grows by 16 pages per default pipe, follows
+ * F_SETPIPE_SZ and drops on close; unix_inflight counts a socket passed
+ * over SCM_RIGHTS until it is received; locked_vm counts io_uring
+ * registered buffers; watches counts a key watch (watch queue); refs grows
+ * by one per forked process.
+ */
+#include <linux/keyctl.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include "uidtab-util.h"
+
+/* From <linux/io_uring.h> and <linux/watch_queue.h>, which clash with <fcntl.h>. */
+#define IORING_REGISTER_BUFFERS		0
+#define IORING_UNREGISTER_BUFFERS	1
+#define IO_URING_PARAMS_SIZE		120	/* struct io_uring_params */
+#define O_NOTIFICATION_PIPE		O_EXCL
+#define IOC_WATCH_QUEUE_SET_SIZE	_IO('W', 0x60)
+
+#define IO_URING_DISABLED	"/proc/sys/kernel/io_uring_disabled"
+#define BUF_PAGES		4
+
+static long table;
+
+/* A field of this table's uid-1000 line (-1: no such line). */
+static long mine(const char *field)
+{
+	static struct ut_snap s;
+	struct ut_user *u;
+
+	ut_snap_read(&s);
+	u = ut_find_user(&s, table, UT_UID);
+	if (!u)
+		return -1;
+	if (!strcmp(field, "refs"))
+		return u->refs;
+	if (!strcmp(field, "epoll_watches"))
+		return u->epoll_watches;
+	if (!strcmp(field, "pipe_bufs"))
+		return u->pipe_bufs;
+	if (!strcmp(field, "unix_inflight"))
+		return u->unix_inflight;
+	if (!strcmp(field, "locked_vm"))
+		return u->locked_vm;
+	return u->watches;
+}
+
+/* Poll (a few seconds) until field reads want; its last value. */
+static long mine_becomes(const char *field, long want)
+{
+	long v = mine(field);
+
+	for (int i = 0; i < UT_RCU_SECS * 10 && v != want; i++) {
+		ut_sleep_ms(100);
+		v = mine(field);
+	}
+	return v;
+}
+
+static void put_all(const char *prefix)
+{
+	static const char *const f[] = {
+		"epoll_watches", "pipe_bufs", "unix_inflight", "locked_vm", "watches",
+	};
+	char key[64];
+
+	for (int i = 0; i < 5; i++) {
+		snprintf(key, sizeof(key), "%s_%s", prefix, f[i]);
+		ut_putl(key, mine(f[i]));
+	}
+}
+
+static void epoll_counts(void)
+{
+	int ep = epoll_create1(0), fds[7];
+
+	for (int i = 0; i < 7; i++) {
+		struct epoll_event ev = { .events = EPOLLIN };
+
+		fds[i] = eventfd(0, 0);
+		if (i < 5 && epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &ev))
+			printf("# EPOLL_CTL_ADD: %s\n", strerror(errno));
+	}
+	ut_putl("ep5", mine("epoll_watches"));
+	epoll_ctl(ep, EPOLL_CTL_DEL, fds[0], NULL);
+	ut_putl("ep4", mine("epoll_watches"));
+	close(ep);
+	ut_putl("ep0", mine_becomes("epoll_watches", 0));
+	for (int i = 0; i < 7; i++)
+		close(fds[i]);
+}
+
+static void pipe_counts(void)
+{
+	int a[2], b[2];
+
+	ut_putl("pb0", mine("pipe_bufs"));
+	if (pipe(a) || pipe(b))
+		return;
+	ut_putl("pb2", mine("pipe_bufs"));
+	ut_putl("setsz", fcntl(a[0], F_SETPIPE_SZ, 4096));
+	ut_putl("pb_small", mine("pipe_bufs"));
+	close(a[0]);
+	close(a[1]);
+	close(b[0]);
+	close(b[1]);
+	ut_putl("pb_closed", mine_becomes("pipe_bufs", 0));
+}
+
+static int send_fd(int sock, int fd)
+{
+	char data = 'x', cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &data, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c;
+
+	memset(cbuf, 0, sizeof(cbuf));
+	c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(sock, &m, 0) == 1 ? 0 : -1;
+}
+
+static int recv_fd(int sock)
+{
+	char data, cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &data, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c;
+	int fd = -1;
+
+	if (recvmsg(sock, &m, 0) != 1)
+		return -1;
+	c = CMSG_FIRSTHDR(&m);
+	if (c && c->cmsg_type == SCM_RIGHTS)
+		memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	return fd;
+}
+
+static void unix_counts(void)
+{
+	int chan[2], passed[2], got;
+
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, chan) || socketpair(AF_UNIX, SOCK_STREAM, 0, passed))
+		return;
+	ut_putl("ui0", mine("unix_inflight"));
+	ut_putl("ui_sent", send_fd(chan[0], passed[0]) ? -1 : mine("unix_inflight"));
+	got = recv_fd(chan[1]);
+	ut_putl("ui_recv", got >= 0 ? mine_becomes("unix_inflight", 0) : -1);
+	if (got >= 0)
+		close(got);
+}
+
+/* io_uring registered buffers: "lv_skip" (errno) when io_uring is not usable. */
+static void locked_counts(void)
+{
+	char params[IO_URING_PARAMS_SIZE];	/* all zero: no flags */
+	struct iovec iov;
+	void *buf;
+	int ring;
+
+	memset(params, 0, sizeof(params));
+	ring = syscall(SYS_io_uring_setup, 4, params);
+	if (ring < 0) {
+		ut_putl("lv_skip", errno);
+		return;
+	}
+	buf = mmap(NULL, BUF_PAGES * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		return;
+	memset(buf, 1, BUF_PAGES * 4096);
+	iov.iov_base = buf;
+	iov.iov_len = BUF_PAGES * 4096;
+	ut_putl("lv0", mine("locked_vm"));
+	if (syscall(SYS_io_uring_register, ring, IORING_REGISTER_BUFFERS, &iov, 1)) {
+		ut_putl("lv_regerr", errno);
+		return;
+	}
+	ut_putl("lv_reg", mine("locked_vm"));
+	syscall(SYS_io_uring_register, ring, IORING_UNREGISTER_BUFFERS, NULL, 0);
+	close(ring);
+	ut_putl("lv_unreg", mine_becomes("locked_vm", 0));
+}
+
+/* A watch on a new keyring: "w_skip" (errno) when watch queues are not usable. */
+static void watch_counts(void)
+{
+	long key;
+	int p[2];
+
+	if (pipe2(p, O_NOTIFICATION_PIPE) || ioctl(p[0], IOC_WATCH_QUEUE_SET_SIZE, 1)) {
+		ut_putl("w_skip", errno);
+		return;
+	}
+	key = syscall(SYS_add_key, "keyring", "uidtab", NULL, 0, KEY_SPEC_PROCESS_KEYRING);
+	ut_putl("w0", mine("watches"));
+	if (key < 0 || syscall(SYS_keyctl, KEYCTL_WATCH_KEY, key, p[0], 0x01)) {
+		ut_putl("w_skip", errno);
+		return;
+	}
+	ut_putl("w1", mine("watches"));
+	close(p[0]);
+	close(p[1]);
+	ut_putl("w_closed", mine_becomes("watches", 0));
+}
+
+/* Two forked processes: "refs_forked" and "refs_back", relative to before. */
+static void refs_counts(void)
+{
+	long r0 = mine("refs");
+	pid_t a = ut_hold((uid_t)-1, NULL, NULL), b = ut_hold((uid_t)-1, NULL, NULL);
+
+	/* ut_hold's pipes hold references too, until the children close their ends. */
+	ut_putl("refs_forked", a > 0 && b > 0 ? mine_becomes("refs", r0 + 2) - r0 : -1);
+	ut_kill(a);
+	ut_kill(b);
+	ut_putl("refs_back", mine_becomes("refs", r0) - r0);
+}
+
+static int act(const char *mode)
+{
+	int rc = ut_act_common(mode);
+
+	if (rc >= 0)
+		return rc;
+	if (strcmp(mode, "counters"))
+		return 3;
+	table = ut_self();
+	ut_putl("self", table);
+	if (setresuid(UT_UID, UT_UID, UT_UID))
+		return 2;
+	put_all("fresh");
+	refs_counts();	/* first: later steps leave credentials and rings to go after RCU */
+	epoll_counts();
+	pipe_counts();
+	unix_counts();
+	locked_counts();
+	watch_counts();
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	char disabled[32] = "";
+	struct ut_out o;
+	int tables0, left;
+	long t;
+
+	if (argc > 2 && !strcmp(argv[1], UT_ACT))
+		return act(argv[2]);
+
+	ut_start(11);
+	tables0 = ut_ntables();
+	/* Let an unprivileged uid use io_uring for the locked_vm count (6.6+). */
+	ut_read_line(IO_URING_DISABLED, disabled, sizeof(disabled));
+	if (disabled[0] && strcmp(disabled, "0"))
+		ut_write(IO_URING_DISABLED, "0");
+	ut_in_table("counters", NULL, &o);
+	if (disabled[0] && strcmp(disabled, "0"))
+		ut_write(IO_URING_DISABLED, disabled);
+	t = ut_val(&o, "self");
+
+	ktap_result(t > 0 && ut_exited_ok(&o) && ut_val(&o, "fresh_epoll_watches") == 0 &&
+		    ut_val(&o, "fresh_pipe_bufs") == 0 && ut_val(&o, "fresh_unix_inflight") == 0 &&
+		    ut_val(&o, "fresh_locked_vm") == 0 && ut_val(&o, "fresh_watches") == 0,
+		    "table %ld: uid 1000's line after setresuid(1000) has every counter at 0 (%ld %ld %ld %ld %ld)",
+		    t, ut_val(&o, "fresh_epoll_watches"), ut_val(&o, "fresh_pipe_bufs"),
+		    ut_val(&o, "fresh_unix_inflight"), ut_val(&o, "fresh_locked_vm"),
+		    ut_val(&o, "fresh_watches"));
+	ktap_result(ut_val(&o, "ep5") == 5 && ut_val(&o, "ep4") == 4,
+		    "epoll_watches: 5 after 5 EPOLL_CTL_ADDs (%ld), 4 after an EPOLL_CTL_DEL (%ld)",
+		    ut_val(&o, "ep5"), ut_val(&o, "ep4"));
+	ktap_result(ut_val(&o, "ep0") == 0, "epoll_watches: 0 once the epoll descriptor is closed (%ld)",
+		    ut_val(&o, "ep0"));
+	ktap_result(ut_val(&o, "pb0") == 0 && ut_val(&o, "pb2") == 32,
+		    "pipe_bufs: 16 pages per new pipe (%ld -> %ld after two)",
+		    ut_val(&o, "pb0"), ut_val(&o, "pb2"));
+	ktap_result(ut_val(&o, "setsz") == 4096 && ut_val(&o, "pb_small") == 17 &&
+		    ut_val(&o, "pb_closed") == 0,
+		    "pipe_bufs: %ld after F_SETPIPE_SZ(4096) on one (want 17), %ld once both are closed",
+		    ut_val(&o, "pb_small"), ut_val(&o, "pb_closed"));
+	ktap_result(ut_val(&o, "ui0") == 0 && ut_val(&o, "ui_sent") == 1 && ut_val(&o, "ui_recv") == 0,
+		    "unix_inflight: %ld, %ld with a socket in flight over SCM_RIGHTS, %ld once received",
+		    ut_val(&o, "ui0"), ut_val(&o, "ui_sent"), ut_val(&o, "ui_recv"));
+	if (ut_val(&o, "lv_skip") != UT_NONE) {
+		ktap_skip("io_uring_setup() not usable", "locked_vm (errno %ld)", ut_val(&o, "lv_skip"));
+		ktap_skip("io_uring_setup() not usable", "locked_vm back to 0");
+	} else {
+		ktap_result(ut_val(&o, "lv0") == 0 && ut_val(&o, "lv_reg") == BUF_PAGES,
+			    "locked_vm: %ld pages with a %d-page io_uring buffer registered (from %ld; register errno %ld)",
+			    ut_val(&o, "lv_reg"), BUF_PAGES, ut_val(&o, "lv0"),
+			    ut_val(&o, "lv_regerr") == UT_NONE ? 0 : ut_val(&o, "lv_regerr"));
+		ktap_result(ut_val(&o, "lv_unreg") == 0,
+			    "locked_vm: %ld once unregistered", ut_val(&o, "lv_unreg"));
+	}
+	if (ut_val(&o, "w_skip") != UT_NONE)
+		ktap_skip("no watch queue / key notifications", "watches (errno %ld)", ut_val(&o, "w_skip"));
+	else
+		ktap_result(ut_val(&o, "w0") == 0 && ut_val(&o, "w1") == 1 && ut_val(&o, "w_closed") == 0,
+			    "watches: %ld, %ld with a key watched through a notification pipe, %ld once it is closed",
+			    ut_val(&o, "w0"), ut_val(&o, "w1"), ut_val(&o, "w_closed"));
+	ktap_result(ut_val(&o, "refs_forked") == 2 && ut_val(&o, "refs_back") == 0,
+		    "refs: +%ld with two forked processes, +%ld after they exit",
+		    ut_val(&o, "refs_forked"), ut_val(&o, "refs_back"));
+	left = ut_wait_tables(tables0, UT_RCU_SECS);
+	ktap_result(tables0 >= 0 && left == tables0,
+		    "the table is gone with its process (%d left, %d before)", left, tables0);
+	return ktap_finish();
+}
