@@ -1,33 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A uid table pins the module: rmmod is refused while a process lives in
- * one, and succeeds once the last has gone.  The module is loaded again
- * afterwards (with the runner's parameters) for the tests that follow.
+ * A live uid table pins the module: rmmod (delete_module, O_NONBLOCK) is
+ * refused while a process sleeps in a table, and while the only process
+ * left in one is a uid-1000 child whose parent (the program execns
+ * started) has exited; it succeeds once the last has gone (after RCU).
+ * The module is then loaded again, with the runner's parameters, for the
+ * test programs that follow, and works: new tables, same syscall slot.
  */
-#include <sched.h>
-#include <sys/syscall.h>
-#include "guest-util.h"
-#include "ktap.h"
+#include "uidtab-util.h"
 
-#define KO "/lib/modules/execns.ko"
+#define KO	"/lib/modules/execns.ko"
+#define PARAMS	"/etc/execns/params"
+#define FORBID	EXECNS_SYSFS_DIR "/forbid_unshare"
 
 static int rmmod(void)
 {
 	return syscall(SYS_delete_module, "execns", O_NONBLOCK);
 }
 
+static int loaded(void)
+{
+	return access(EXECNS_SYSFS_SYSCALL_NR, R_OK) == 0;
+}
+
 static int insmod(void)
 {
-	char params[256] = "";
-	FILE *f = fopen("/etc/execns/params", "r");
+	char params[256];
 	int fd, ret;
 
-	if (f) {
-		if (!fgets(params, sizeof(params), f))
-			params[0] = '\0';
-		params[strcspn(params, "\n")] = '\0';
-		fclose(f);
-	}
+	ut_read_line(PARAMS, params, sizeof(params));
 	fd = open(KO, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -36,45 +37,101 @@ static int insmod(void)
 	return ret;
 }
 
+/* In a table: a uid-1000 child that stays ("holder PID"), then exit. */
+static int act_orphan(void)
+{
+	pid_t c;
+
+	ut_putl("self", ut_self());
+	c = ut_hold(UT_UID, NULL, NULL);
+	ut_putl("holder", c);
+	return 0;
+}
+
+static int act(const char *mode)
+{
+	int rc = ut_act_common(mode);
+
+	if (rc >= 0)
+		return rc;
+	if (!strcmp(mode, "orphan"))
+		return act_orphan();
+	return 3;
+}
+
+/* rmmod, retried for up to secs while it is refused; 0 or errno. */
+static int rmmod_retry(int secs)
+{
+	int err = 0;
+
+	for (int i = 0; i <= secs * 10; i++) {
+		if (!rmmod())
+			return 0;
+		err = errno;
+		ut_sleep_ms(100);
+	}
+	return err;
+}
+
 int main(int argc, char **argv)
 {
-	char *sleeper[] = { argv[0], "sleep", NULL };
-	int ret = -1, err = 0;
-	pid_t pid;
+	char nr0[32], nr1[32], forbid0[8], forbid1[8];
+	struct ut_out o;
+	int ret, err, tables0;
+	long t1, t2;
+	pid_t p1, holder;
 
-	if (argc > 1 && !strcmp(argv[1], "sleep")) {
-		pause();
-		return 0;
-	}
-	ktap_plan(4);
+	if (argc > 2 && !strcmp(argv[1], UT_ACT))
+		return act(argv[2]);
 
-	pid = fork();
-	if (pid == 0) {
-		execns(CLONE_NEWUSER, "/proc/self/exe", sleeper, environ);
-		_exit(99);
-	}
-	for (int i = 0; i < 100 && execns_stat("tables") < 1; i++)
-		usleep(50000);
+	ut_start(11);
+	ut_read_line(EXECNS_SYSFS_SYSCALL_NR, nr0, sizeof(nr0));
+	ut_read_line(FORBID, forbid0, sizeof(forbid0));
+	tables0 = ut_wait_tables(0, UT_RCU_SECS);
+	ktap_result(tables0 == 0 && nr0[0], "the module is loaded (syscall %s) and no table lives (%d)",
+		    nr0, tables0);
+
+	p1 = ut_sleeper(&t1);
+	ret = rmmod();
+	err = errno;
+	ktap_result(p1 > 0 && t1 > 0 && ret == -1 && (err == EWOULDBLOCK || err == EBUSY),
+		    "rmmod is refused while a process sleeps in table %ld (ret %d, errno %d)",
+		    t1, ret, ret ? err : 0);
+	ktap_result(loaded() && access(UT_TABLES, R_OK) == 0 && ut_ntables() == 1,
+		    "the module is still there, with its table");
+
+	/* A table whose only process is an orphan (reparented to this subreaper). */
+	ut_in_table("orphan", NULL, &o);
+	t2 = ut_val(&o, "self");
+	holder = ut_val(&o, "holder") > 0 ? (pid_t)ut_val(&o, "holder") : -1;
+	ut_kill(p1);
+	ktap_result(t2 > 0 && holder > 0 && ut_wait_user(t2, 0, 0, UT_RCU_SECS) == 0 &&
+		    ut_wait_user(t2, UT_UID, 1, 0) == 1 && ut_wait_tables(1, UT_RCU_SECS) == 1,
+		    "table %ld lives on through its uid-1000 child after its uid 0 has gone", t2);
 	ret = rmmod();
 	err = errno;
 	ktap_result(ret == -1 && (err == EWOULDBLOCK || err == EBUSY),
-		    "rmmod is refused while a process lives in a uid table (errno %d)", err);
-	ktap_result(access("/proc/execns/tables", R_OK) == 0, "the module is still there");
+		    "rmmod is refused while that child lives (ret %d, errno %d)", ret, ret ? err : 0);
 
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	/* Credentials, hence user_structs and the table, go after RCU. */
-	for (int i = 0; i < 100; i++) {
-		ret = rmmod();
-		err = errno;
-		if (!ret)
-			break;
-		usleep(50000);
-	}
-	ktap_result(ret == 0, "rmmod succeeds once the table's last process has gone (errno %d)",
-		    ret ? err : 0);
+	ut_kill(holder);
+	err = rmmod_retry(UT_RCU_SECS);
+	ktap_result(!err, "rmmod succeeds once the table's last process has gone (errno %d)", err);
+	ktap_result(!loaded() && access(UT_TABLES, F_OK) && execns(0, "/no/such/program", argv, environ) == -1 &&
+		    errno == ENOSYS,
+		    "unloaded: no sysfs parameters, no /proc/execns, execns() is ENOSYS");
+
 	ret = insmod();
-	ktap_result(ret == 0 && access(EXECNS_SYSFS_NR_FILE, R_OK) == 0,
-		    "the module loads again (for the tests that follow)");
+	err = errno;
+	ut_read_line(EXECNS_SYSFS_SYSCALL_NR, nr1, sizeof(nr1));
+	ut_read_line(FORBID, forbid1, sizeof(forbid1));
+	ktap_result(loaded() && (!ret || err == EEXIST),
+		    "the module is loaded again (ret %d, errno %d)", ret, ret ? err : 0);
+	ktap_result(nr1[0] && !strcmp(nr0, nr1) && !strcmp(forbid0, forbid1),
+		    "with the same parameters: syscall %s (was %s), forbid_unshare %s (was %s)",
+		    nr1, nr0, forbid1, forbid0);
+	ut_in_table("report", NULL, &o);
+	ktap_result(ut_val(&o, "self") > 0 && ut_val(&o, "uid0") > 0 && ut_self() == 0,
+		    "and works: execns(CLONE_NEWUSER) makes table %ld", ut_val(&o, "self"));
+	ktap_result(ut_wait_tables(0, UT_RCU_SECS) == 0, "no table is left for the tests that follow");
 	return ktap_finish();
 }

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * forbid_unshare (default on): unshare(2) with CLONE_NEWIPC or CLONE_NEWUSER
+ * fails with EINVAL and changes nothing, other flags are not affected, nor
+ * is clone(2) with those flags.  Written 0, the kernel's own behaviour
+ * comes through (a new ipc namespace; a kernel user namespace, which is
+ * not a uid table); written 1 again, EINVAL again.  Each attempt runs in a
+ * child of its own.
+ */
+#include <sched.h>
+#include "uidtab-util.h"
+
+#define FORBID	EXECNS_SYSFS_DIR "/forbid_unshare"
+
+static unsigned long ns_ino(const char *name)
+{
+	char path[64], link[64] = "";
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/ns/%s", name);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = '\0';
+	return strchr(link, '[') ? strtoul(strchr(link, '[') + 1, NULL, 10) : 0;
+}
+
+static const char *ns_name(long flag)
+{
+	return flag == CLONE_NEWIPC ? "ipc" : flag == CLONE_NEWUSER ? "user" : "uts";
+}
+
+/* unshare(flag): "ret", "err", "changed" (its namespace inode), "self" (table). */
+static int try_unshare(void *arg)
+{
+	long flag = (long)arg;
+	unsigned long before = ns_ino(ns_name(flag));
+	int ret = unshare(flag);
+
+	ut_putl("ret", ret);
+	ut_putl("err", ret ? errno : 0);
+	ut_putl("changed", before && ns_ino(ns_name(flag)) != before);
+	ut_putl("self", ut_self());
+	return 0;
+}
+
+struct clone_arg {
+	long flag;
+	unsigned long parent_ino;
+};
+
+/* Exit 0 when the child's namespace differs from its parent's. */
+static int clone_child(void *arg)
+{
+	const struct clone_arg *c = arg;
+	unsigned long ino = ns_ino(ns_name(c->flag));
+
+	return ino && ino != c->parent_ino ? 0 : 1;
+}
+
+/* clone(flag): "ret" (the child's exit status: 0 = a namespace of its own), "err". */
+static int try_clone(void *arg)
+{
+	static char stack[64 * 1024];
+	struct clone_arg c = { (long)arg, ns_ino(ns_name((long)arg)) };
+	int st;
+	pid_t pid;
+
+	pid = clone(clone_child, stack + sizeof(stack), c.flag | SIGCHLD, &c);
+	if (pid < 0) {
+		ut_putl("ret", -1);
+		ut_putl("err", errno);
+		return 0;
+	}
+	waitpid(pid, &st, 0);
+	ut_putl("ret", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	ut_putl("err", 0);
+	return 0;
+}
+
+static int act(const char *mode)
+{
+	int rc = ut_act_common(mode);
+
+	return rc >= 0 ? rc : 3;
+}
+
+int main(int argc, char **argv)
+{
+	char v0[8], v[8];
+	struct ut_out o;
+
+	if (argc > 2 && !strcmp(argv[1], UT_ACT))
+		return act(argv[2]);
+
+	ut_start(12);
+	ut_read_line(FORBID, v0, sizeof(v0));
+	ktap_result(!strcmp(v0, "Y") || !strcmp(v0, "1"), "forbid_unshare is on by default (%s)", v0);
+	ut_write(FORBID, "1");
+
+	ut_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
+	ktap_result(ut_val(&o, "ret") == -1 && ut_val(&o, "err") == EINVAL && ut_val(&o, "changed") == 0,
+		    "forbid_unshare=1: unshare(CLONE_NEWIPC) as root is EINVAL, ipc namespace unchanged (errno %ld)",
+		    ut_val(&o, "err"));
+	ut_run(try_unshare, (void *)(long)CLONE_NEWUSER, &o);
+	ktap_result(ut_val(&o, "ret") == -1 && ut_val(&o, "err") == EINVAL && ut_val(&o, "changed") == 0 &&
+		    ut_val(&o, "self") == 0,
+		    "forbid_unshare=1: unshare(CLONE_NEWUSER) is EINVAL, user namespace and table unchanged (errno %ld, table %ld)",
+		    ut_val(&o, "err"), ut_val(&o, "self"));
+	ut_run(try_unshare, (void *)(long)CLONE_NEWUTS, &o);
+	ktap_result(ut_val(&o, "ret") == 0 && ut_val(&o, "changed") == 1,
+		    "forbid_unshare=1: unshare(CLONE_NEWUTS) still works (errno %ld)", ut_val(&o, "err"));
+	ut_run(try_clone, (void *)(long)CLONE_NEWIPC, &o);
+	ktap_result(ut_val(&o, "ret") == 0,
+		    "forbid_unshare=1: clone(CLONE_NEWIPC) works, the child has its own ipc namespace (%ld, errno %ld)",
+		    ut_val(&o, "ret"), ut_val(&o, "err"));
+	ut_run(try_clone, (void *)(long)CLONE_NEWUSER, &o);
+	ktap_result(ut_val(&o, "ret") == 0,
+		    "forbid_unshare=1: clone(CLONE_NEWUSER) works, the child has its own user namespace (%ld, errno %ld)",
+		    ut_val(&o, "ret"), ut_val(&o, "err"));
+
+	ut_write(FORBID, "0");
+	ut_read_line(FORBID, v, sizeof(v));
+	ktap_result(!strcmp(v, "N") || !strcmp(v, "0"), "forbid_unshare set to 0 (%s)", v);
+	ut_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
+	ktap_result(ut_val(&o, "ret") == 0 && ut_val(&o, "changed") == 1,
+		    "forbid_unshare=0: unshare(CLONE_NEWIPC) makes a new ipc namespace (ret %ld, errno %ld)",
+		    ut_val(&o, "ret"), ut_val(&o, "err"));
+	ut_run(try_unshare, (void *)(long)CLONE_NEWUSER, &o);
+	ktap_result(ut_val(&o, "ret") == 0 && ut_val(&o, "changed") == 1 && ut_val(&o, "self") == 0,
+		    "forbid_unshare=0: unshare(CLONE_NEWUSER) makes a kernel user namespace, no uid table (ret %ld, errno %ld, table %ld)",
+		    ut_val(&o, "ret"), ut_val(&o, "err"), ut_val(&o, "self"));
+
+	ut_write(FORBID, "1");
+	ut_read_line(FORBID, v, sizeof(v));
+	ktap_result(!strcmp(v, "Y") || !strcmp(v, "1"), "forbid_unshare set back to 1 (%s)", v);
+	ut_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
+	ktap_result(ut_val(&o, "ret") == -1 && ut_val(&o, "err") == EINVAL,
+		    "and unshare(CLONE_NEWIPC) is EINVAL again (errno %ld)", ut_val(&o, "err"));
+	ut_write(FORBID, v0[0] == 'N' || v0[0] == '0' ? "0" : "1");
+	ut_read_line(FORBID, v, sizeof(v));
+	ktap_result(!strcmp(v, v0), "forbid_unshare as it was (%s)", v);
+	return ktap_finish();
+}
