@@ -54,13 +54,6 @@ stap-run: deps
 
 .PHONY: stap-run
 
-# SystemTap scripts in the guest around CMD, e.g.
-# make stap-run KERNEL=trixie SCRIPT=stap/execns-trace.stp CMD="execns -u true"
-stap-run: deps
-	@$(H)/stap-run.sh $(KERNEL) "$(SCRIPT)" "$$CMD" "$(ADD)"
-
-.PHONY: stap-run
-
 shell: deps
 	@$(H)/vm.sh $(KERNEL) shell "$(ADD)"
 
