@@ -54,7 +54,7 @@ compile() {
 	# Unchanged script, tapset and module: the last build stands.
 	if cmp -s "$script" "$ROOT$base/$name.stp" && [ -s "$ROOT$base/$name.ko" ] &&
 		[ "${STAP_OPTS:-}" = "$(cat "$ROOT$base/$name.opts" 2>/dev/null)" ] &&
-		cmp -s "$kd/execns.ko" "$ROOT$base/$name.execns.ko" &&
+		cmp -s "$work/execns.ko" "$ROOT$base/$name.execns.ko" &&
 		[ -z "$(find "$TOP/stap/tapset" "$kd/System.map" -newer "$ROOT$base/$name.ko")" ]; then
 		cp "$ROOT$base/$name.ko" "$work/x/root/stap/"
 		return
@@ -70,7 +70,7 @@ compile() {
 		note "$kernel: $script does not compile (log: $LOGS/stap-$kernel-$name.log)"
 		exit 125
 	fi
-	cp "$kd/execns.ko" "$ROOT$base/$name.execns.ko"
+	cp "$work/execns.ko" "$ROOT$base/$name.execns.ko"
 	printf '%s\n' "${STAP_OPTS:-}" >"$ROOT$base/$name.opts"
 	cp "$ROOT$base/$name.ko" "$work/x/root/stap/"
 }
@@ -90,7 +90,10 @@ runtime() {
 
 system_map
 mkdir -p "$ROOT/lib/modules/$release/extra" "$ROOT/build/stap-$kernel" "$work/x/root/stap" "$work/x/usr/local/bin"
-cp "$kd/execns.ko" "$ROOT/lib/modules/$release/extra/execns.ko"
+# One module throughout: the scripts are built against its debuginfo and
+# the guest loads it (over the one vm.sh builds, which could be newer).
+cp "$kd/execns.ko" "$work/execns.ko"
+cp "$work/execns.ko" "$ROOT/lib/modules/$release/extra/execns.ko"
 rm -rf "$ROOT/build/stap-$kernel/tapset" && cp -r "$TOP/stap/tapset" "$ROOT/build/stap-$kernel/"
 for s in $scripts; do
 	[ -f "$s" ] || die "no SystemTap script '$s'"
@@ -98,7 +101,8 @@ for s in $scripts; do
 done
 [ "${STAP_COMPILE_ONLY:-}" = 1 ] && exit 0
 runtime
-mkdir -p "$work/x/etc"
+mkdir -p "$work/x/lib/modules" "$work/x/etc"
+cp "$work/execns.ko" "$work/x/lib/modules/execns.ko"
 printf '%s\n' "$cmd" >"$work/x/etc/execns-stap-cmd"
 EXECNS_EXTRA_ROOT=$work/x "$TOP/tests/harness/vm.sh" "$kernel" run \
 	"${STAP_GUEST_CMD:-execns-stap run /etc/execns-stap-cmd}" "$add"
