@@ -17,9 +17,15 @@
  * kernel's cache.  ftrace's recursion guard is per context, so the softirq
  * still gets the hook.
  *
- * All of these are armed only while some table exists.  Arming happens
- * before the first table's first user is visible; disarming waits until the
- * last user is gone, so a module user_struct never meets an unarmed hook.
+ * All of these are armed when the first table is created, before its first
+ * user is visible, and stay armed until the module is unloaded (when no
+ * table can exist): a loaded module that never made a table costs nothing
+ * on these paths.  They are not disarmed when the last table goes: that
+ * would re-patch free_uid() each time a table comes and goes, while RCU
+ * callbacks run it, and under QEMU TCG that code patching crashed guests
+ * (int3 left at free_uid+4) when tables were made and dropped in a loop.
+ * After the first table the hooks cost a lookup that ends at once on
+ * execns_uidtab_count() == 0.
  *
  * commit_creds() is probed (not redirected) while an execns(CLONE_NEWUSER)
  * is in flight, to put the table's user_struct into the new credentials the
@@ -234,7 +240,7 @@ disarm:
 	return ret;
 }
 
-int execns_probes_table_new(void)
+int execns_probes_arm(void)
 {
 	int ret = 0;
 
@@ -243,22 +249,6 @@ int execns_probes_table_new(void)
 		ret = execns_uid_probes_arm();
 	mutex_unlock(&execns_arm_lock);
 	return ret;
-}
-
-static void execns_disarm_work_fn(struct work_struct *work)
-{
-	mutex_lock(&execns_arm_lock);
-	if (execns_armed && !execns_uidtab_count())
-		execns_uid_probes_disarm();
-	mutex_unlock(&execns_arm_lock);
-}
-
-static DECLARE_WORK(execns_disarm_work, execns_disarm_work_fn);
-
-void execns_probes_table_gone(void)
-{
-	if (!execns_uidtab_count())
-		schedule_work(&execns_disarm_work);
 }
 
 static int execns_register(struct kprobe *kp)
@@ -314,13 +304,12 @@ unregister_uid_probes:
 	return ret;
 }
 
-/* Tables pin the module, so none exists here; the disarm work may be queued. */
+/* Tables pin the module, so none exists here. */
 void execns_probes_uninit(void)
 {
 	int i;
 
 	unregister_kprobe(&execns_unshare_probe);
-	flush_work(&execns_disarm_work);
 	mutex_lock(&execns_arm_lock);
 	if (execns_armed)
 		execns_uid_probes_disarm();

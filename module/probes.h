@@ -17,13 +17,10 @@ int execns_probes_init(void);
 void execns_probes_uninit(void);
 
 /*
- * The uid probes are armed only while a table exists, so a loaded module
- * with no table costs nothing on the credential paths.  table_new() arms
- * them (process context; may fail); table_gone() disarms them later, from
- * a work item, when the last table has gone (any context).
+ * Arm the uid hooks (idempotent; process context; may fail).  Called before
+ * the first table is published; they stay armed until unload.
  */
-int execns_probes_table_new(void);
-void execns_probes_table_gone(void);
+int execns_probes_arm(void);
 
 /*
  * Hand-over of a table's user_struct to the credentials an exec commits.

@@ -228,7 +228,6 @@ static void execns_user_release(struct execns_user *eu, unsigned long flags)
 	call_rcu(&eu->rcu, execns_user_free_rcu);
 	if (last) {
 		atomic_dec(&execns_nr_tables);
-		execns_probes_table_gone();
 		call_rcu(&tab->rcu, execns_uidtab_free_rcu);
 	}
 }
@@ -259,13 +258,9 @@ struct user_struct *execns_uidtab_create(struct execns_uidtab *parent, kuid_t ui
 	eu = execns_user_new(uid);
 	if (!eu)
 		goto free_tab;
-	/*
-	 * Count the table before arming, so a disarm queued by the last
-	 * table's end sees it; the probes are live before any task can be
-	 * in the table.
-	 */
+	/* The hooks are live before any task can be in the table. */
 	atomic_inc(&execns_nr_tables);
-	if (execns_probes_table_new())
+	if (execns_probes_arm())
 		goto uncount_table;
 
 	__module_get(THIS_MODULE);
@@ -282,7 +277,6 @@ struct user_struct *execns_uidtab_create(struct execns_uidtab *parent, kuid_t ui
 
 uncount_table:
 	atomic_dec(&execns_nr_tables);
-	execns_probes_table_gone();
 	execns_user_discard(eu);
 free_tab:
 	kfree(tab);
