@@ -34,7 +34,7 @@ system_map() {
 	local map=$kd/System.map log=$work/kallsyms.log
 	if [ ! -s "$map" ]; then
 		note "$kernel: reading /proc/kallsyms from a nokaslr boot for stap's System.map"
-		BOOTARGS=nokaslr EXECNS_CONSOLE=$log EXECNS_TIMEOUT=300 "$TOP/tests/harness/vm.sh" "$kernel" run \
+		BOOTARGS=nokaslr EXECNS_CONSOLE=$log EXECNS_TIMEOUT=900 "$TOP/tests/harness/vm.sh" "$kernel" run \
 			'echo 0 >/proc/sys/kernel/kptr_restrict; echo KALLSYMS-BEGIN; grep -v "\[" /proc/kallsyms | gzip -c | base64; echo KALLSYMS-END' \
 			>/dev/null 2>&1 || die "$kernel: the kallsyms boot failed (console: $log)"
 		tr -d '\r' <"$log" | sed -n '/^KALLSYMS-BEGIN$/,/^KALLSYMS-END$/p' | sed '1d;$d' |
