@@ -14,28 +14,6 @@
 #define WATCHES	"/proc/sys/fs/epoll/max_user_watches"
 #define LIMIT	16
 
-/* Add up to max watches (on fresh eventfds) to a new epoll instance. */
-static int add_watches(int max, int *err)
-{
-	int ep = epoll_create1(0), n;
-
-	*err = 0;
-	if (ep < 0) {
-		*err = errno;
-		return -1;
-	}
-	for (n = 0; n < max; n++) {
-		struct epoll_event ev = { .events = EPOLLIN };
-		int fd = eventfd(0, 0);
-
-		if (fd < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev)) {
-			*err = errno;
-			break;
-		}
-	}
-	return n;
-}
-
 /* "added N" and "err E" for up to max watches, after becoming uid (unless -1). */
 static int try_watches(uid_t uid, int max)
 {

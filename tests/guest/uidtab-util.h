@@ -28,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -589,6 +591,28 @@ static inline void ut_reap_zombies(void)
 {
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
+}
+
+/* Add up to max watches (on fresh eventfds) to a new epoll instance. */
+static inline int add_watches(int max, int *err)
+{
+	int ep = epoll_create1(0), n;
+
+	*err = 0;
+	if (ep < 0) {
+		*err = errno;
+		return -1;
+	}
+	for (n = 0; n < max; n++) {
+		struct epoll_event ev = { .events = EPOLLIN };
+		int fd = eventfd(0, 0);
+
+		if (fd < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev)) {
+			*err = errno;
+			break;
+		}
+	}
+	return n;
 }
 
 #endif /* EXECNS_UIDTAB_UTIL_H */
