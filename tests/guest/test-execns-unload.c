@@ -6,7 +6,9 @@
  * supplies the page.  Meanwhile the module's reference count is up by one
  * and delete_module(O_NONBLOCK) must fail; once the page is supplied the
  * call completes (a new program in a new UTS namespace) and the reference
- * is dropped again.
+ * is dropped again.  A second call, with a uid table and namespaces
+ * prepared, is killed while held: the reference, the table and its
+ * user_struct all go with it.
  */
 #include <linux/userfaultfd.h>
 #include <poll.h>
@@ -18,7 +20,7 @@
 #define REFCNT	"/sys/module/execns/refcnt"
 #define PAGE	4096
 
-static int uffd, ctl_wr, go_rd;
+static int uffd, ctl_wr, go_rd, call_flags = CLONE_NEWUTS;
 static char *page;
 
 /* Resolves the fault once the parent says so; the exec then ends this thread. */
@@ -79,9 +81,58 @@ static void child(void)
 	}
 	if (pthread_create(&t, NULL, handler, NULL))
 		_exit(1);
-	execns(CLONE_NEWUTS, page, argv, environ);
+	execns(call_flags, page, argv, environ);
 	dprintf(ctl_wr, "errno %d\n", errno);
 	_exit(99);
+}
+
+/* The "tables" or "users" count of /proc/execns/stats. */
+static long stats_of(const char *key)
+{
+	char text[256] = "", *p;
+
+	read_text("/proc/execns/stats", text, sizeof(text));
+	p = strstr(text, key);
+	return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+/* A held call with a uid table and namespaces prepared, killed by SIGKILL. */
+static void kill_while_held(long base)
+{
+	int ctl[2], go[2], status = 0;
+	char line[128] = "";
+	long tables = -1;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(ctl) || pipe(go))
+		return;
+	call_flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWNET;
+	pid = fork();
+	if (pid == 0) {
+		close(ctl[0]);
+		close(go[1]);
+		ctl_wr = ctl[1];
+		go_rd = go[0];
+		child();
+	}
+	close(ctl[1]);
+	close(go[0]);
+	n = read(ctl[0], line, sizeof(line) - 1);
+	line[n > 0 ? n : 0] = '\0';
+	tables = stats_of("tables ");
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	for (int i = 0; i < 300 && (stats_of("tables ") || stats_of("users ")); i++)
+		usleep(100000);
+	ktap_result(!strncmp(line, "blocked", 7) && tables == 1 && WIFSIGNALED(status) &&
+		    WTERMSIG(status) == SIGKILL,
+		    "a held execns(CLONE_NEWUSER|NS|UTS|NET), its table prepared (%ld), dies by SIGKILL", tables);
+	ktap_result(read_long(REFCNT) == base && stats_of("tables ") == 0 && stats_of("users ") == 0,
+		    "and leaves nothing: refcnt %ld (was %ld), %ld tables, %ld user_structs",
+		    read_long(REFCNT), base, stats_of("tables "), stats_of("users "));
+	close(ctl[0]);
+	close(go[1]);
 }
 
 int main(int argc, char **argv)
@@ -99,7 +150,7 @@ int main(int argc, char **argv)
 		return report_main(argc, argv);
 	alarm(TEST_TIMEOUT);
 
-	ktap_plan(4);
+	ktap_plan(6);
 	base = read_long(REFCNT);
 	if (pipe(out) || pipe(ctl) || pipe(go))
 		return 1;
@@ -126,7 +177,7 @@ int main(int argc, char **argv)
 	}
 	if (!strncmp(line, "skip ", 5)) {
 		line[strcspn(line, "\n")] = '\0';
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < 6; i++)
 			ktap_skip(line + 5, "the module cannot be unloaded while a call is inside execns (%d)", i + 1);
 		waitpid(pid, NULL, 0);
 		return ktap_finish();
@@ -161,5 +212,6 @@ int main(int argc, char **argv)
 	close(out[0]);
 	close(ctl[0]);
 	close(go[1]);
+	kill_while_held(base);
 	return ktap_finish();
 }
