@@ -89,7 +89,7 @@ boot() {
 	local args=(qemu-system-x86_64 -accel "$a" -cpu "$cpu" -m "${EXECNS_MEM:-1G}" -smp 2
 		-nographic -no-reboot -nodefaults -serial stdio
 		-kernel "$kd/vmlinuz" -initrd "$work/initramfs.gz"
-		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1 quiet ${BOOTARGS:-}")
+		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 quiet ${BOOTARGS:-}")
 	if [ "$mode" = shell ]; then
 		"${args[@]}"
 		return
