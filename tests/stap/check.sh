@@ -17,6 +17,19 @@ result() {	# result CONDITION-STATUS NAME
 	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
 }
 
+# count_result CONDITION-STATUS NAME: a check that needs every probe hit.
+# When stap itself reports skipped probes (kprobes do not nest: a softirq
+# free_uid() meeting a running handler is dropped), a mismatch cannot be
+# judged and is reported as a skip with that reason, never as a pass.
+count_result() {
+	if [ "$1" -ne 0 ] && [ "${skipped:-0}" -gt 0 ]; then
+		n=$((n + 1))
+		echo "ok $n - $2 # SKIP stap skipped $skipped probe hits, so the counts cannot be judged"
+		return
+	fi
+	result "$1" "$2"
+}
+
 # has COUNT "TEXT": the events output has exactly COUNT lines containing TEXT.
 has() {
 	[ "$(grep -cF -- "$2" "$ev")" -eq "$1" ]
@@ -40,7 +53,7 @@ while [ "$(sed -n 's/^tables //p' /proc/execns/stats)" != 1 ] && [ $i -lt 300 ];
 done
 sleep 1
 live=$(grep -c '^uid ' /proc/execns/tables)
-$S stop events
+$S stop events 2>&1 | tee /tmp/stap-stop.out
 held=$(sed -n 's/^# held table \([0-9]*\) .*/\1/p' /tmp/work.out)
 kill -TERM -"$(cat /tmp/execns-hold.pid)"
 i=0
@@ -49,7 +62,8 @@ while [ "$(sed -n 's/^tables //p' /proc/execns/stats)" != 0 ] && [ $i -lt 100 ];
 	i=$((i + 1))
 done
 sleep 1
-$S stop uid_leaks
+$S stop uid_leaks 2>&1 | tee -a /tmp/stap-stop.out
+skipped=$(sed -n 's/.*skipped probes: \([0-9]*\).*/\1/p' /tmp/stap-stop.out | sort -n | tail -n 1)
 echo "# events:"
 sed 's/^/# /' "$ev"
 echo "# uid-leaks.stp:"
@@ -69,7 +83,7 @@ for t in $tables; do
 	done
 done
 [ -n "$tables" ] || ok=1
-result $ok "tables $(echo $tables): created, each uid allocated and freed once, destroyed"
+count_result $ok "tables $(echo $tables): created, each uid allocated and freed once, destroyed"
 
 has 1 "EV execns.table.create id=$held parent=0 " && has 0 "EV execns.table.destroy id=$held " &&
 	has 1 "EV execns.uid.alloc uid=0 table=$held " && has 1 "EV execns.uid.alloc uid=3000 table=$held " &&
@@ -86,10 +100,10 @@ result $? "execns.uid.find: the lookups in the tables"
 allocs=$(grep -cE 'EV execns.uid.alloc .* table=[1-9]' "$ev")
 frees=$(grep -cE 'EV execns.uid.free .* table=[1-9]' "$ev")
 [ $((allocs - frees)) -eq "$live" ] && [ "$live" -eq 2 ]
-result $? "module tables: allocs ($allocs) - frees ($frees) = live user_structs in /proc/execns/tables ($live)"
+count_result $? "module tables: allocs ($allocs) - frees ($frees) = live user_structs in /proc/execns/tables ($live)"
 
 ! grep -q '^not freed' "$leaks" && grep -q '^uid-leaks: .* 0 not freed$' "$leaks"
-result $? "uid-leaks.stp reports nothing once the workload has ended"
+count_result $? "uid-leaks.stp reports nothing once the workload has ended"
 
 echo "execns-stap-check: $fails failed"
 [ "$fails" -eq 0 ]
