@@ -112,7 +112,8 @@ int main(int argc, char **argv)
 		char s[32];
 
 		t = in_table(argv[0], "holder", NULL, &pid, 1);
-		for (int i = 0; i < 100 && execns_stat("users") < 2; i++)
+		/* users counts frees after RCU: earlier tables' may still be due. */
+		for (int i = 0; i < 300 && execns_stat("users") != 2; i++)
 			usleep(50000);
 		snprintf(s, sizeof(s), "%d\n", pid);
 		write_file("/tmp/execns-hold.pid", s);
