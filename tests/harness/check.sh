@@ -20,6 +20,19 @@ done
 
 pass=0 fail=0 skip=0 bad=
 
+# tally NAME RC LOG: add LOG's KTAP results to the totals; a step that
+# failed (a guest that died, a set-up that broke) with no failing test in
+# its log counts as one failure.  Sets p, f and s for the caller's note.
+tally() {
+	read -r p f s < <(tr -d '\r' <"$3" | "$TOP/tests/harness/ktap-count.awk")
+	rm -f "$3"
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	if [ "$2" -ne 0 ]; then
+		bad="$bad $1"
+		[ "$f" -gt 0 ] || fail=$((fail + 1))
+	fi
+}
+
 # Static checks first: W=1, sparse and checkpatch.
 note "=== static checks ==="
 log=$LOGS/check-lint.$$.log
@@ -27,9 +40,7 @@ set +e
 "$TOP/tests/harness/lint.sh" "$@" | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
-read -r p f s < <("$TOP/tests/harness/ktap-count.awk" "$log")
-pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-[ "$rc" -eq 0 ] || { bad="$bad lint"; [ "$f" -gt 0 ] || fail=$((fail + 1)); }
+tally lint "$rc" "$log"
 
 for k in "$@"; do
 	note "=== $k: $(kernel_desc "$k") ==="
@@ -39,14 +50,7 @@ for k in "$@"; do
 	EXECNS_CONSOLE=$log "$TOP/tests/harness/vm.sh" "$k" check
 	rc=$?
 	set -e
-	read -r p f s < <(tr -d '\r' <"$log" | "$TOP/tests/harness/ktap-count.awk")
-	rm -f "$log"
-	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-	if [ "$rc" -ne 0 ]; then
-		bad="$bad $k"
-		# A guest that died or timed out has failed even if no test said so.
-		[ "$f" -gt 0 ] || fail=$((fail + 1))
-	fi
+	tally "$k" "$rc" "$log"
 	note "$k: $p passed, $f failed, $s skipped (guest exit $rc)"
 
 	note "=== $k: SystemTap ==="
@@ -55,13 +59,7 @@ for k in "$@"; do
 	"$TOP/tests/harness/stap-check.sh" "$k" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	set -e
-	read -r p f s < <(tr -d '\r' <"$log" | "$TOP/tests/harness/ktap-count.awk")
-	rm -f "$log"
-	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-	if [ "$rc" -ne 0 ]; then
-		bad="$bad $k-stap"
-		[ "$f" -gt 0 ] || fail=$((fail + 1))
-	fi
+	tally "$k-stap" "$rc" "$log"
 	note "$k SystemTap: $p passed, $f failed, $s skipped (exit $rc)"
 done
 [ -z "$bad" ] || note "failed on:$bad"
