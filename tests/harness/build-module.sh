@@ -13,10 +13,10 @@ kd=$(kdir "$kernel")
 "$TOP/tests/harness/fetch-kernel.sh" "$kernel"
 release=$(cat "$kd/release")
 cc=$(cat "$kd/cc")
-b=/build/$kernel
+b=/build/$TREE/$kernel
 
-# Concurrent builds for one kernel would share objects.
-exec 8>"$EXECNS_CACHE/.build-$kernel.lock"
+# Concurrent builds of one tree for one kernel would share objects.
+exec 8>"$EXECNS_CACHE/.build-$TREE-$kernel.lock"
 flock 8
 
 mkdir -p "$ROOT$b"
@@ -34,4 +34,5 @@ if ! logged "build-$kernel.log" in_root make -C "/lib/modules/$release/build" M=
 	die "building execns.ko for $kernel ($release) failed (log: $LOGS/build-$kernel.log)"
 fi
 grep -E 'warning:' "$LOGS/build-$kernel.log" | grep -v 'pahole version differs' >&2 || true
-cp "$ROOT$b/execns.ko" "$kd/execns.ko"
+mkdir -p "$(dirname "$(kmod "$kernel")")"
+cp "$ROOT$b/execns.ko" "$(kmod "$kernel")"

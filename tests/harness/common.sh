@@ -38,6 +38,11 @@ kernel_desc() {
 
 kdir() { printf '%s/kernels/%s\n' "$EXECNS_CACHE" "$1"; }
 
+# Module objects and the built execns.ko belong to one source tree, so two
+# checkouts (git worktrees) can test different sources at once.
+TREE=$(printf '%s' "$TOP" | md5sum | cut -c1-8)
+kmod() { printf '%s/modules/%s/%s/execns.ko\n' "$EXECNS_CACHE" "$TREE" "$1"; }
+
 # logged LOG CMD...: run CMD with its output in $LOGS/LOG (the caller's
 # error message names it).
 logged() {

@@ -99,7 +99,7 @@ system_map
 mkdir -p "$ROOT/lib/modules/$release/extra" "$ROOT/build/stap-$kernel" "$work/x/root/stap" "$work/x/usr/local/bin"
 # One module throughout: the scripts are built against its debuginfo and
 # the guest loads it (over the one vm.sh builds, which could be newer).
-cp "$kd/execns.ko" "$work/execns.ko"
+cp "$(kmod "$kernel")" "$work/execns.ko"
 cp "$work/execns.ko" "$ROOT/lib/modules/$release/extra/execns.ko"
 rm -rf "$ROOT/build/stap-$kernel/tapset" && cp -r "$TOP/stap/tapset" "$ROOT/build/stap-$kernel/"
 for s in $scripts; do
