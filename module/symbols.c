@@ -2,9 +2,12 @@
 /*
  * Resolution of unexported kernel symbols.
  *
- * kallsyms_lookup_name() has not been exported since 5.7; its own address is
+ * kallsyms_lookup_name() has not been exported since 5.7; its address is
  * read from a kprobe registered on it and released at once, the usual way
  * out-of-tree code finds it.  Every other symbol is looked up through it.
+ * On IBT kernels the kprobe's address is past the function's ENDBR; a direct
+ * call there is fine, so that address goes straight into a static call like
+ * every other function (see symbols.h).
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -12,34 +15,60 @@
 
 struct execns_syms execns_syms;
 
-struct execns_sym_entry {
+DEFINE_STATIC_CALL_NULL(execns_x64_sys_execve, execns_syscall_t);
+DEFINE_STATIC_CALL_NULL(execns_ia32_sys_execve, execns_syscall_t);
+DEFINE_STATIC_CALL_NULL(execns_x64_sys_close_range, execns_syscall_t);
+DEFINE_STATIC_CALL_NULL(execns_unshare_nsproxy_namespaces, execns_unshare_ns_t);
+DEFINE_STATIC_CALL_NULL(execns_switch_task_namespaces, execns_switch_ns_t);
+DEFINE_STATIC_CALL_NULL(execns_free_nsproxy, execns_free_ns_t);
+DEFINE_STATIC_CALL_NULL(execns_copy_fs_struct, execns_copy_fs_t);
+DEFINE_STATIC_CALL_NULL(execns_free_fs_struct, execns_free_fs_t);
+DEFINE_STATIC_CALL_NULL(execns_switch_fs_struct, execns_switch_fs_t);
+DEFINE_STATIC_CALL_NULL(execns_exit_sem, execns_task_fn_t);
+DEFINE_STATIC_CALL_NULL(execns_exit_shm, execns_task_fn_t);
+
+typedef unsigned long execns_lookup_name_t(const char *name);
+DEFINE_STATIC_CALL_NULL(execns_kallsyms_lookup_name, execns_lookup_name_t);
+
+struct execns_func_entry {
 	const char *name;
-	void **addr;
+	struct static_call_key *key;
+	void *tramp;
 	bool optional;
 };
 
-#define SYM(field, symbol) { symbol, (void **)&execns_syms.field, false }
-#define OPT(field, symbol) { symbol, (void **)&execns_syms.field, true }
+#define FN(call, symbol, opt) { symbol, &STATIC_CALL_KEY(execns_##call),	\
+				STATIC_CALL_TRAMP_ADDR(execns_##call), opt }
 
-static const struct execns_sym_entry execns_sym_table[] = {
-	SYM(x64_sys_execve, "__x64_sys_execve"),
-	SYM(ia32_sys_execve, "__ia32_compat_sys_execve"),
-	SYM(x64_sys_close_range, "__x64_sys_close_range"),
-	SYM(x64_sys_ni_syscall, "__x64_sys_ni_syscall"),
-	SYM(ia32_sys_ni_syscall, "__ia32_sys_ni_syscall"),
-	SYM(unshare_nsproxy_namespaces, "unshare_nsproxy_namespaces"),
-	SYM(switch_task_namespaces, "switch_task_namespaces"),
-	SYM(free_nsproxy, EXECNS_FREE_NSPROXY_SYMBOL),
-	SYM(copy_fs_struct, "copy_fs_struct"),
-	SYM(free_fs_struct, "free_fs_struct"),
-	{ "switch_fs_struct", (void **)&execns_syms.switch_fs_struct, EXECNS_SWITCH_FS_OPTIONAL },
-	SYM(exit_sem, "exit_sem"),
-	SYM(exit_shm, "exit_shm"),
-	OPT(sys_call_table, "sys_call_table"),
-	OPT(ia32_sys_call_table, "ia32_sys_call_table"),
+static const struct execns_func_entry execns_func_table[] = {
+	FN(x64_sys_execve, "__x64_sys_execve", false),
+	FN(ia32_sys_execve, "__ia32_compat_sys_execve", false),
+	FN(x64_sys_close_range, "__x64_sys_close_range", false),
+	FN(unshare_nsproxy_namespaces, "unshare_nsproxy_namespaces", false),
+	FN(switch_task_namespaces, "switch_task_namespaces", false),
+	FN(free_nsproxy, EXECNS_FREE_NSPROXY_SYMBOL, false),
+	FN(copy_fs_struct, "copy_fs_struct", false),
+	FN(free_fs_struct, "free_fs_struct", false),
+	FN(switch_fs_struct, "switch_fs_struct", EXECNS_SWITCH_FS_OPTIONAL),
+	FN(exit_sem, "exit_sem", false),
+	FN(exit_shm, "exit_shm", false),
 };
 
-static unsigned long (*execns_lookup_name)(const char *name);
+struct execns_data_entry {
+	const char *name;
+	const void **addr;
+	bool optional;
+};
+
+#define DATA(field, symbol, opt) { symbol, (const void **)&execns_syms.field, opt }
+
+static const struct execns_data_entry execns_data_table[] = {
+	DATA(x64_sys_ni_syscall, "__x64_sys_ni_syscall", false),
+	DATA(ia32_sys_ni_syscall, "__ia32_sys_ni_syscall", false),
+	DATA(sys_call_table, "sys_call_table", true),
+	DATA(ia32_sys_call_table, "ia32_sys_call_table", true),
+	DATA(kprobes_all_disarmed, "kprobes_all_disarmed", true),
+};
 
 static int execns_find_lookup_name(void)
 {
@@ -51,14 +80,44 @@ static int execns_find_lookup_name(void)
 		pr_err("cannot find kallsyms_lookup_name (kprobe: %d)\n", ret);
 		return ret;
 	}
-	execns_lookup_name = (void *)kp.addr;
+	static_call_update(execns_kallsyms_lookup_name,
+			   (execns_lookup_name_t *)kp.addr);
 	unregister_kprobe(&kp);
 	return 0;
 }
 
+/* Address of @name, 0 (with an error logged unless @optional) if absent. */
+static unsigned long execns_lookup(const char *name, bool optional)
+{
+	unsigned long addr = static_call(execns_kallsyms_lookup_name)(name);
+
+	if (!addr && !optional)
+		pr_err("cannot resolve kernel symbol %s\n", name);
+	return addr;
+}
+
+/*
+ * 7.x's put_nsproxy() ends in deactivate_nsproxy(), and an nsproxy never
+ * installed must be freed with nsproxy_free() instead (compat.h).  That
+ * choice was made from the headers the module was built against; freeing
+ * with the wrong one drops active references never taken, or leaks the
+ * namespaces, so the running kernel must agree with it.
+ */
+static int execns_check_nsproxy_free(void)
+{
+	bool deactivates = execns_lookup("deactivate_nsproxy", true);
+
+	if (deactivates == EXECNS_NSPROXY_DEACTIVATES)
+		return 0;
+	pr_err("this kernel %s deactivate_nsproxy() but execns was built for one that %s: rebuild it against this kernel's headers\n",
+	       deactivates ? "has" : "lacks", deactivates ? "lacks it" : "has it");
+	return -ENOEXEC;
+}
+
 int execns_symbols_init(void)
 {
-	const struct execns_sym_entry *e;
+	const struct execns_func_entry *f;
+	const struct execns_data_entry *d;
 	unsigned long addr;
 	int ret;
 
@@ -66,16 +125,25 @@ int execns_symbols_init(void)
 	if (ret)
 		return ret;
 
-	for (e = execns_sym_table; e < execns_sym_table + ARRAY_SIZE(execns_sym_table); e++) {
-		addr = execns_lookup_name(e->name);
-		if (!addr && !e->optional) {
-			pr_err("cannot resolve kernel symbol %s\n", e->name);
+	for (d = execns_data_table; d < execns_data_table + ARRAY_SIZE(execns_data_table); d++) {
+		addr = execns_lookup(d->name, d->optional);
+		if (!addr && !d->optional)
 			return -ENOENT;
-		}
-		if (!addr)
-			pr_debug("optional symbol %s not found\n", e->name);
-		*e->addr = (void *)addr;
+		*d->addr = (const void *)addr;
 	}
-	pr_info("resolved %zu kernel symbols\n", ARRAY_SIZE(execns_sym_table));
+	for (f = execns_func_table; f < execns_func_table + ARRAY_SIZE(execns_func_table); f++) {
+		addr = execns_lookup(f->name, f->optional);
+		if (!addr && !f->optional)
+			return -ENOENT;
+		if (addr)
+			__static_call_update(f->key, f->tramp, (void *)addr);
+	}
+	ret = execns_check_nsproxy_free();
+	if (ret)
+		return ret;
+	if (!execns_syms.kprobes_all_disarmed)
+		pr_warn("kprobes_all_disarmed not in kallsyms: uid tables cannot notice debug/kprobes/enabled=0\n");
+	pr_info("resolved %zu kernel symbols\n",
+		ARRAY_SIZE(execns_data_table) + ARRAY_SIZE(execns_func_table));
 	return 0;
 }

@@ -1,13 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Kernel functions execns needs that are not exported to modules, resolved
- * once at load through kallsyms.  A symbol that cannot be resolved fails the
- * load: there is no degraded mode.
+ * Kernel internals execns needs that are not exported to modules, resolved
+ * once at load through kallsyms.  A required symbol that cannot be resolved
+ * fails the load: there is no degraded mode.
+ *
+ * Functions are reached through static calls, never through a function
+ * pointer: kernels built with CONFIG_X86_KERNEL_IBT (Debian's 6.12 and 7.x)
+ * seal the ENDBR of every function whose address vmlinux never takes, and
+ * an indirect call to such a function is a control-protection fault on a
+ * CPU that enforces IBT.  static_call_update() patches a direct call to the
+ * resolved address into the trampoline and into every call site, and direct
+ * branches are not subject to IBT.  The module makes no indirect call at
+ * all; `make lint` checks that on the built object.
+ *
+ * Call one as execns_call(copy_fs_struct)(fs).
  */
 #ifndef _EXECNS_SYMBOLS_H
 #define _EXECNS_SYMBOLS_H
 
 #include <linux/types.h>
+#include <linux/static_call.h>
 
 struct pt_regs;
 struct nsproxy;
@@ -15,31 +27,41 @@ struct cred;
 struct fs_struct;
 struct task_struct;
 
-typedef long (*execns_syscall_fn)(const struct pt_regs *regs);
+typedef long execns_syscall_t(const struct pt_regs *regs);
+typedef int execns_unshare_ns_t(unsigned long flags, struct nsproxy **new_nsp,
+				struct cred *new_cred, struct fs_struct *new_fs);
+typedef void execns_switch_ns_t(struct task_struct *tsk, struct nsproxy *new);
+typedef void execns_free_ns_t(struct nsproxy *ns);
+typedef struct fs_struct *execns_copy_fs_t(struct fs_struct *fs);
+typedef void execns_free_fs_t(struct fs_struct *fs);
+typedef struct fs_struct *execns_switch_fs_t(struct fs_struct *new_fs);
+typedef void execns_task_fn_t(struct task_struct *tsk);
 
+DECLARE_STATIC_CALL(execns_x64_sys_execve, execns_syscall_t);
+DECLARE_STATIC_CALL(execns_ia32_sys_execve, execns_syscall_t);
+DECLARE_STATIC_CALL(execns_x64_sys_close_range, execns_syscall_t);
+DECLARE_STATIC_CALL(execns_unshare_nsproxy_namespaces, execns_unshare_ns_t);
+DECLARE_STATIC_CALL(execns_switch_task_namespaces, execns_switch_ns_t);
+/* Frees an nsproxy never installed in a task; see compat.h. */
+DECLARE_STATIC_CALL(execns_free_nsproxy, execns_free_ns_t);
+DECLARE_STATIC_CALL(execns_copy_fs_struct, execns_copy_fs_t);
+DECLARE_STATIC_CALL(execns_free_fs_struct, execns_free_fs_t);
+/* Since 7.x only; see execns_switch_fs_struct() in compat.h. */
+DECLARE_STATIC_CALL(execns_switch_fs_struct, execns_switch_fs_t);
+DECLARE_STATIC_CALL(execns_exit_sem, execns_task_fn_t);
+DECLARE_STATIC_CALL(execns_exit_shm, execns_task_fn_t);
+
+#define execns_call(fn) static_call(execns_##fn)
+
+/* Kernel data, and addresses that are compared, never called. */
 struct execns_syms {
-	execns_syscall_fn x64_sys_execve;
-	execns_syscall_fn ia32_sys_execve;
-	execns_syscall_fn x64_sys_close_range;
-	execns_syscall_fn x64_sys_ni_syscall;
-	execns_syscall_fn ia32_sys_ni_syscall;
-	int (*unshare_nsproxy_namespaces)(unsigned long flags,
-					  struct nsproxy **new_nsp,
-					  struct cred *new_cred,
-					  struct fs_struct *new_fs);
-	void (*switch_task_namespaces)(struct task_struct *tsk,
-				       struct nsproxy *new);
-	/* Frees an nsproxy never installed in a task; see compat.h. */
-	void (*free_nsproxy)(struct nsproxy *ns);
-	struct fs_struct *(*copy_fs_struct)(struct fs_struct *fs);
-	void (*free_fs_struct)(struct fs_struct *fs);
-	/* Since 7.x only; see execns_switch_fs_struct() in compat.h. */
-	struct fs_struct *(*switch_fs_struct)(struct fs_struct *new_fs);
-	void (*exit_sem)(struct task_struct *tsk);
-	void (*exit_shm)(struct task_struct *tsk);
+	const void *x64_sys_ni_syscall;
+	const void *ia32_sys_ni_syscall;
 	/* Optional: used only to tell a free syscall number from a used one. */
-	execns_syscall_fn *sys_call_table;
-	execns_syscall_fn *ia32_sys_call_table;
+	const void *const *sys_call_table;
+	const void *const *ia32_sys_call_table;
+	/* kprobes' global switch; NULL where kallsyms lacks it (no KALLSYMS_ALL). */
+	const bool *kprobes_all_disarmed;
 };
 
 extern struct execns_syms execns_syms;

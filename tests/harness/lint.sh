@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Static checks of the module, printed as KTAP: for each kernel of the
-# matrix a W=1 build and a sparse pass (C=2), then checkpatch on the sources.
+# matrix a W=1 build, a sparse pass (C=2) and the IBT check of the built
+# module (ibt-check.sh), then checkpatch on the sources.
 # checkpatch.pl comes from Debian's linux-source-6.1 package (fetched once).
 #
 # Usage: lint.sh KERNEL...
@@ -38,7 +39,7 @@ checkpatch_dir() {
 }
 
 echo "KTAP version 1"
-echo "1..$(( $# * 2 + 1 ))"
+echo "1..$(( $# * 3 + 1 ))"
 for k in "$@"; do
 	log=$LOGS/lint-$k.log
 	for check in "W=1:W=1 build" "C=2:sparse (C=2)"; do
@@ -47,6 +48,9 @@ for k in "$@"; do
 		grep -v 'pahole version differs' "$log" | grep -q 'warning:' && rc=1
 		result $rc "$k: ${check#*:} without warnings" "$log"
 	done
+	rc=0
+	"$TOP/tests/harness/ibt-check.sh" "$(kmod "$k")" >"$log" 2>&1 || rc=1
+	result $rc "$k: no indirect branch into the kernel (IBT)" "$log"
 done
 cp=$(checkpatch_dir)
 log=$LOGS/lint-checkpatch.log
