@@ -20,8 +20,10 @@
  */
 #ifdef EXECNS_HAVE_NSPROXY_FREE
 #define EXECNS_FREE_NSPROXY_SYMBOL "nsproxy_free"
+#define EXECNS_NSPROXY_DEACTIVATES true
 #else
 #define EXECNS_FREE_NSPROXY_SYMBOL "free_nsproxy"
+#define EXECNS_NSPROXY_DEACTIVATES false
 #endif
 
 /*
@@ -41,7 +43,7 @@
 
 #ifdef EXECNS_HAVE_SWITCH_FS_STRUCT
 #define EXECNS_SWITCH_FS_OPTIONAL false
-#define execns_switch_fs_struct(new_fs) execns_syms.switch_fs_struct(new_fs)
+#define execns_switch_fs_struct(new_fs) execns_call(switch_fs_struct)(new_fs)
 #else
 #define EXECNS_SWITCH_FS_OPTIONAL true
 #define execns_switch_fs_struct(new_fs) ({				\
@@ -56,13 +58,6 @@
 	task_unlock(current);						\
 	__last ? __old : NULL;						\
 })
-#endif
-
-/* __assign_str() lost its source argument in 6.10 (__string() names it). */
-#ifdef EXECNS_HAVE_ASSIGN_STR_1
-#define execns_assign_str(dst, src) __assign_str(dst)
-#else
-#define execns_assign_str(dst, src) __assign_str(dst, src)
 #endif
 
 /*

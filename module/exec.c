@@ -76,7 +76,7 @@ static int execns_prepare(struct execns_ctx *ctx)
 		if (ret)
 			return ret;
 		ctx->fs = execns_should_fail("fs_struct") ? NULL :
-			  execns_syms.copy_fs_struct(current->fs);
+			  execns_call(copy_fs_struct)(current->fs);
 		if (!ctx->fs)
 			return -ENOMEM;
 	}
@@ -86,16 +86,17 @@ static int execns_prepare(struct execns_ctx *ctx)
 	 * CLONE_NEWUSER is ours, not the kernel's user namespace.
 	 */
 	ret = execns_should_fail("namespaces") ? -ENOMEM :
-	      execns_syms.unshare_nsproxy_namespaces(ctx->flags & ~CLONE_NEWUSER,
-						     &ctx->nsp, NULL, ctx->fs);
+	      execns_call(unshare_nsproxy_namespaces)(ctx->flags & ~CLONE_NEWUSER,
+						      &ctx->nsp, NULL, ctx->fs);
 	if (ret)
 		goto free_fs;
 
 	if (ctx->flags & CLONE_NEWUSER) {
 		ctx->user = execns_uidtab_create(execns_uidtab_of(current_user()),
 						 current_uid());
-		if (!ctx->user) {
-			ret = -ENOMEM;
+		if (IS_ERR(ctx->user)) {
+			ret = PTR_ERR(ctx->user);
+			ctx->user = NULL;
 			goto put_nsproxy;
 		}
 	}
@@ -103,10 +104,10 @@ static int execns_prepare(struct execns_ctx *ctx)
 
 put_nsproxy:
 	if (ctx->nsp)
-		execns_syms.free_nsproxy(ctx->nsp);
+		execns_call(free_nsproxy)(ctx->nsp);
 free_fs:
 	if (ctx->fs)
-		execns_syms.free_fs_struct(ctx->fs);
+		execns_call(free_fs_struct)(ctx->fs);
 	return ret;
 }
 
@@ -114,9 +115,9 @@ free_fs:
 static void execns_abort(struct execns_ctx *ctx)
 {
 	if (ctx->nsp)
-		execns_syms.free_nsproxy(ctx->nsp);
+		execns_call(free_nsproxy)(ctx->nsp);
 	if (ctx->fs)
-		execns_syms.free_fs_struct(ctx->fs);
+		execns_call(free_fs_struct)(ctx->fs);
 }
 
 /*
@@ -132,12 +133,12 @@ static long execns_execve(const struct pt_regs *uregs, bool compat)
 		regs.bx = uregs->cx;
 		regs.cx = uregs->dx;
 		regs.dx = uregs->si;
-		return execns_syms.ia32_sys_execve(&regs);
+		return execns_call(ia32_sys_execve)(&regs);
 	}
 	regs.di = uregs->si;
 	regs.si = uregs->dx;
 	regs.dx = uregs->r10;
-	return execns_syms.x64_sys_execve(&regs);
+	return execns_call(x64_sys_execve)(&regs);
 }
 
 static void execns_install_fs(struct fs_struct *new_fs)
@@ -145,7 +146,7 @@ static void execns_install_fs(struct fs_struct *new_fs)
 	struct fs_struct *old = execns_switch_fs_struct(new_fs);
 
 	if (old)
-		execns_syms.free_fs_struct(old);
+		execns_call(free_fs_struct)(old);
 }
 
 /* The seed's flush_all_old_files(): close_range(3, ~0U, 0), which cannot fail. */
@@ -157,7 +158,7 @@ static void execns_close_all_files(void)
 		.dx = 0,
 	};
 
-	execns_syms.x64_sys_close_range(&regs);
+	execns_call(x64_sys_close_range)(&regs);
 }
 
 static void execns_commit(struct execns_ctx *ctx)
@@ -167,12 +168,12 @@ static void execns_commit(struct execns_ctx *ctx)
 	 * task created belong to the old IPC namespace and are settled there.
 	 */
 	if (ctx->flags & CLONE_NEWIPC) {
-		execns_syms.exit_sem(current);
-		execns_syms.exit_shm(current);
+		execns_call(exit_sem)(current);
+		execns_call(exit_shm)(current);
 		shm_init_task(current);
 	}
 	if (ctx->nsp)
-		execns_syms.switch_task_namespaces(current, ctx->nsp);
+		execns_call(switch_task_namespaces)(current, ctx->nsp);
 	if (ctx->fs)
 		execns_install_fs(ctx->fs);
 	execns_close_all_files();
@@ -209,7 +210,7 @@ static long execns_execve_user(struct execns_ctx *ctx,
 long execns_syscall(const struct pt_regs *uregs, bool compat)
 {
 	struct execns_ctx ctx = {
-		.flags = compat ? (u32)uregs->bx : (u32)uregs->di,
+		.flags = compat ? (u32)uregs->bx : uregs->di,
 	};
 	u64 start = ktime_get_ns();
 	long ret;
