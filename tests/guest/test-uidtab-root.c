@@ -5,8 +5,17 @@
  * initial table is not listed.  And it is a budget of its own: with
  * max_user_watches at 16 and root of the initial table holding all it can,
  * root in a new table still adds 16.
+ * It is not the kernel's INIT_USER, though.  Where the kernel exempts root
+ * from RLIMIT_NPROC by user_struct (new->user != INIT_USER: 6.1, 6.12), the
+ * table's uid 0 is an ordinary uid for it: fork passes on root's
+ * capabilities, but an execve after the real uid came back to 0 over the
+ * limit fails with EAGAIN (PF_NPROC_EXCEEDED).  Where it exempts by ucounts
+ * (new->ucounts != &init_ucounts: 7.x), root in a table is exempt as
+ * outside.  The initial table's root is exempt everywhere.
  */
 #include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
 #include <sys/eventfd.h>
 #include "uidtab-util.h"
 
@@ -33,6 +42,48 @@ static int try_watches(void *arg)
 	return 0;
 }
 
+/*
+ * RLIMIT_NPROC 1 (root has more processes than that), the real uid to 1000
+ * and back to 0, then fork and exec /bin/true: "fork_errno", and
+ * "exec_errno" only when the exec failed.
+ */
+static int try_nproc(void *arg)
+{
+	struct rlimit rl = { 1, 1 };
+	int fork_err = 0;
+	pid_t c;
+
+	(void)arg;
+	ut_putl("self", ut_self());
+	if (setrlimit(RLIMIT_NPROC, &rl) || setresuid(UT_UID, -1, -1) || setresuid(0, -1, -1)) {
+		ut_putl("setup_errno", errno);
+		return 0;
+	}
+	c = fork();
+	if (c == 0)
+		_exit(0);
+	if (c < 0)
+		fork_err = errno;
+	else
+		waitpid(c, NULL, 0);
+	ut_putl("fork_errno", fork_err);
+	fflush(stdout);
+	execl("/bin/true", "true", (char *)NULL);
+	ut_putl("exec_errno", errno);
+	return 0;
+}
+
+/*
+ * Does this kernel exempt root from RLIMIT_NPROC by ucounts rather than by
+ * user_struct?  Of the matrix's kernels, 7.x does, 6.1 and 6.12 do not.
+ */
+static int by_ucounts(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && atoi(u.release) >= 7;
+}
+
 /* In a new table, as root: "self", "added" and "err" for LIMIT + 1 watches. */
 static int act(const char *mode)
 {
@@ -42,6 +93,8 @@ static int act(const char *mode)
 		return rc;
 	if (!strcmp(mode, "watches"))
 		return try_watches((void *)(long)(LIMIT + 1));
+	if (!strcmp(mode, "nproc"))
+		return try_nproc(NULL);
 	return 3;
 }
 
@@ -59,7 +112,7 @@ int main(int argc, char **argv)
 	if (argc > 2 && !strcmp(argv[1], UT_ACT))
 		return act(argv[2]);
 
-	ut_start(10);
+	ut_start(12);
 	tables0 = ut_ntables();
 	p1 = ut_sleeper(&id1);
 	p2 = ut_sleeper(&id2);
@@ -104,6 +157,24 @@ int main(int argc, char **argv)
 	ut_write(WATCHES, old);
 	ut_read_line(WATCHES, now, sizeof(now));
 	ktap_result(old[0] && !strcmp(now, old), "max_user_watches restored (%s)", now);
+
+	ut_run(try_nproc, NULL, &o);
+	ktap_result(ut_val(&o, "self") == 0 && ut_val(&o, "setup_errno") == UT_NONE &&
+		    ut_val(&o, "fork_errno") == 0 && ut_val(&o, "exec_errno") == UT_NONE && ut_exited_ok(&o),
+		    "RLIMIT_NPROC 1, real uid 1000 and back to 0 in the initial table: fork and exec work (INIT_USER is exempt; exec errno %ld)",
+		    ut_val(&o, "exec_errno"));
+	ut_in_table("nproc", NULL, &o);
+	if (by_ucounts())
+		ktap_result(ut_val(&o, "self") > 0 && ut_val(&o, "setup_errno") == UT_NONE &&
+			    ut_val(&o, "fork_errno") == 0 && ut_val(&o, "exec_errno") == UT_NONE &&
+			    ut_exited_ok(&o),
+			    "the same in table %ld: fork and exec work, this kernel exempts root by ucounts (exec errno %ld)",
+			    ut_val(&o, "self"), ut_val(&o, "exec_errno"));
+	else
+		ktap_result(ut_val(&o, "self") > 0 && ut_val(&o, "setup_errno") == UT_NONE &&
+			    ut_val(&o, "fork_errno") == 0 && ut_val(&o, "exec_errno") == EAGAIN,
+			    "the same in table %ld: fork works (capabilities), exec is EAGAIN: the table's uid 0 is not INIT_USER (fork errno %ld, exec errno %ld)",
+			    ut_val(&o, "self"), ut_val(&o, "fork_errno"), ut_val(&o, "exec_errno"));
 
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
 	ktap_result(tables0 >= 0 && left == tables0,
