@@ -20,7 +20,7 @@
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
-#include <asm/unistd.h>
+#include <linux/thread_info.h>
 #include "slot.h"
 #include "exec.h"
 #include "symbols.h"
@@ -53,15 +53,21 @@ static long execns_ia32_entry(const struct pt_regs *regs)
 }
 
 /*
- * The dispatcher passes the number truncated to 32 bits; compare the same
- * way, so a value with stray upper bits matches exactly when it would have
- * been dispatched to this slot.
+ * __x64_sys_ni_syscall and __ia32_sys_ni_syscall may be one function (they
+ * share a body, and the compiler or linker may fold them), in which case
+ * both probes see every call: the ABI of the caller decides which slot a
+ * call can be, so a number chosen for one ABI never routes a caller of the
+ * other into the wrong entry.  The dispatcher passes the number truncated
+ * to 32 bits; compare the same way, so a value with stray upper bits
+ * matches exactly when it would have been dispatched to this slot.
  */
-static int execns_slot_redirect(struct pt_regs *regs, unsigned int nr, void *entry)
+static int execns_slot_redirect(struct pt_regs *regs, bool ia32, unsigned int nr,
+				void *entry)
 {
 	const struct pt_regs *uregs = (const struct pt_regs *)regs->di;
 
-	if ((u32)uregs->orig_ax != nr || !try_module_get(THIS_MODULE))
+	if (in_ia32_syscall() != ia32 || (u32)uregs->orig_ax != nr ||
+	    !try_module_get(THIS_MODULE))
 		return 0;
 	instruction_pointer_set(regs, (unsigned long)entry);
 	return 1;	/* regs->ip changed: skip the probed instruction */
@@ -69,13 +75,13 @@ static int execns_slot_redirect(struct pt_regs *regs, unsigned int nr, void *ent
 
 static int execns_x64_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	return execns_slot_redirect(regs, execns_syscall_nr, execns_x64_entry);
+	return execns_slot_redirect(regs, false, execns_syscall_nr, execns_x64_entry);
 }
 NOKPROBE_SYMBOL(execns_x64_pre);
 
 static int execns_ia32_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	return execns_slot_redirect(regs, execns_compat_syscall_nr, execns_ia32_entry);
+	return execns_slot_redirect(regs, true, execns_compat_syscall_nr, execns_ia32_entry);
 }
 NOKPROBE_SYMBOL(execns_ia32_pre);
 
@@ -104,17 +110,34 @@ static struct kprobe execns_ia32_probe = {
 };
 
 /*
- * A number is ours to take when the dispatcher would hand it to ni_syscall:
- * below the table size, and (where the kernel still has the table, which
- * mirrors the switch) listed as ni_syscall.
+ * The numbers this kernel's dispatchers hand to ni_syscall, from the very
+ * lists their switches are generated from (compat-probe.sh).
  */
-static int execns_slot_check(const char *abi, unsigned int nr, unsigned int max,
-			     execns_syscall_fn *table, execns_syscall_fn ni)
+static const u16 execns_x64_free_nrs[] = { EXECNS_X64_FREE_NRS };
+static const u16 execns_ia32_free_nrs[] = { EXECNS_IA32_FREE_NRS };
+
+static bool execns_nr_listed(unsigned int nr, const u16 *nrs, size_t n)
 {
-	if (nr >= max) {
-		pr_err("%s syscall number %u is out of range (this kernel has %u)\n",
-		       abi, nr, max);
-		return -EINVAL;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (nrs[i] == nr)
+			return true;
+	return false;
+}
+
+/*
+ * A number is ours to take when the dispatcher would hand it to ni_syscall:
+ * listed as such in the kernel's generated syscall list, and (where the
+ * kernel still has the table, which mirrors the switch) ni_syscall there.
+ */
+static int execns_slot_check(const char *abi, unsigned int nr, const u16 *free_nrs,
+			     size_t nr_free, const void *const *table, const void *ni)
+{
+	if (!execns_nr_listed(nr, free_nrs, nr_free)) {
+		pr_err("%s syscall number %u is not a free one on this kernel (its dispatcher does not send it to ni_syscall); choose another\n",
+		       abi, nr);
+		return -EBUSY;
 	}
 	if (table && table[nr] != ni) {
 		pr_err("%s syscall number %u is in use (%ps); choose a free one\n",
@@ -137,12 +160,14 @@ int execns_slot_init(void)
 {
 	int ret;
 
-	ret = execns_slot_check("x86_64", execns_syscall_nr, NR_syscalls,
+	ret = execns_slot_check("x86_64", execns_syscall_nr, execns_x64_free_nrs,
+				ARRAY_SIZE(execns_x64_free_nrs),
 				execns_syms.sys_call_table,
 				execns_syms.x64_sys_ni_syscall);
 	if (ret)
 		return ret;
-	ret = execns_slot_check("i386", execns_compat_syscall_nr, IA32_NR_syscalls,
+	ret = execns_slot_check("i386", execns_compat_syscall_nr, execns_ia32_free_nrs,
+				ARRAY_SIZE(execns_ia32_free_nrs),
 				execns_syms.ia32_sys_call_table,
 				execns_syms.ia32_sys_ni_syscall);
 	if (ret)

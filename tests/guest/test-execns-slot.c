@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The syscall slots' ABI.  The module is reloaded with other numbers:
+ *  - a number the running kernel's dispatcher does not hand to ni_syscall
+ *    (x86_64 59 is execve; i386 400 is msgsnd) or one past its table is
+ *    refused at load, with one line naming it;
+ *  - with the x86_64 slot at 388 and the i386 one at 389 (both unused on
+ *    either ABI), each ABI reaches execns on its own number only: the other
+ *    ABI's number is ENOSYS, even where the kernel's two ni_syscall entries
+ *    are one function.
+ * Built twice: as a 64-bit program and as i386 (test-execns-slot-32).  The
+ * module is loaded again with the runner's parameters at the end.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "ktap.h"
+
+#define KO	"/lib/modules/execns.ko"
+#define PARAMS	"/etc/execns/params"
+#define NR_FILE	"/sys/module/execns/parameters/syscall_nr"
+
+#ifdef __i386__
+#define MINE	389	/* this program's ABI: i386 */
+#define OTHER	388
+#else
+#define MINE	388
+#define OTHER	389
+#endif
+
+static int load(const char *params)
+{
+	int fd = open(KO, O_RDONLY | O_CLOEXEC), ret, err;
+
+	if (fd < 0)
+		return -1;
+	ret = syscall(SYS_finit_module, fd, params, 0);
+	err = errno;
+	close(fd);
+	errno = err;
+	return ret;
+}
+
+/* rmmod, retried while RCU callbacks of earlier tests still pin the module. */
+static int unload(void)
+{
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < 300; i++) {
+		if (!syscall(SYS_delete_module, "execns", O_NONBLOCK))
+			return 0;
+		if (errno == ENOENT)
+			return 0;
+		nanosleep(&ts, NULL);
+	}
+	return -1;
+}
+
+/* Did the kernel log, since mark lines, say something containing what? */
+static int logged(const char *what)
+{
+	char line[512];
+	int found = 0;
+	FILE *f = popen("dmesg | tail -n 5", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, what))
+			found = 1;
+	pclose(f);
+	return found;
+}
+
+static void refused(const char *params, const char *line)
+{
+	int ret = load(params), err = errno;
+
+	ktap_result(ret == -1 && err == EBUSY && logged(line),
+		    "insmod %s is refused with EBUSY and \"%s...\" (ret %d, errno %d)",
+		    params, line, ret, ret ? err : 0);
+	if (!ret)
+		unload();
+}
+
+int main(void)
+{
+	char params[256] = "", own[300];
+	long ret;
+	int err;
+
+	ktap_plan(8);
+	alarm(120);
+	{
+		FILE *f = fopen(PARAMS, "re");
+
+		if (f) {
+			if (!fgets(params, sizeof(params), f))
+				params[0] = '\0';
+			fclose(f);
+		}
+		params[strcspn(params, "\n")] = '\0';
+	}
+	ktap_result(unload() == 0, "the module unloads");
+
+	refused("syscall_nr=59", "x86_64 syscall number 59 is not a free one");
+	refused("compat_syscall_nr=400", "i386 syscall number 400 is not a free one");
+	refused("syscall_nr=5000", "x86_64 syscall number 5000 is not a free one");
+
+	ret = load("syscall_nr=388 compat_syscall_nr=389");
+	ktap_result(!ret, "insmod syscall_nr=388 compat_syscall_nr=389 (errno %d)", ret ? errno : 0);
+
+	/* flags 0, a path that does not exist: execns answers ENOENT. */
+	ret = syscall(MINE, 0L, "/no/such/program", NULL, NULL);
+	err = errno;
+	ktap_result(ret == -1 && err == ENOENT,
+		    "this ABI's number %d is execns (ENOENT for a missing program; errno %d)", MINE, err);
+	ret = syscall(OTHER, 0L, "/no/such/program", NULL, NULL);
+	err = errno;
+	ktap_result(ret == -1 && err == ENOSYS,
+		    "the other ABI's number %d is ENOSYS here (errno %d)", OTHER, err);
+
+	unload();
+	snprintf(own, sizeof(own), "%s", params);
+	ret = load(own);
+	ktap_result(!ret && access(NR_FILE, R_OK) == 0,
+		    "loaded again with the runner's parameters \"%s\" (errno %d)", own, ret ? errno : 0);
+	return ktap_finish();
+}
