@@ -44,10 +44,11 @@
 #include <linux/workqueue.h>
 #include "probes.h"
 #include "uidtab.h"
+#include "symbols.h"
 
-bool execns_forbid_unshare = true;
+bool execns_forbid_unshare;
 module_param_named(forbid_unshare, execns_forbid_unshare, bool, 0644);
-MODULE_PARM_DESC(forbid_unshare, "unshare(2) of CLONE_NEWIPC or CLONE_NEWUSER fails with EINVAL (default 1, as in the seed)");
+MODULE_PARM_DESC(forbid_unshare, "unshare(2) of CLONE_NEWIPC or CLONE_NEWUSER fails with EINVAL (default 0; 1 is the seed's policy)");
 
 /* --- redirect targets: the signatures of the functions they replace --- */
 
@@ -102,10 +103,17 @@ static void notrace execns_free_uid_hook(unsigned long ip, unsigned long parent_
 		instruction_pointer_set(regs, (unsigned long)execns_uidtab_put_user);
 }
 
-/* RECURSION: ftrace guards against recursion per context (task, softirq, irq). */
+/*
+ * RECURSION: ftrace guards against recursion per context (task, softirq,
+ * irq).  PERMANENT: kernel.ftrace_enabled=0 would otherwise turn the hook
+ * into a NOP while module user_structs exist, and the kernel would then free
+ * them into its own cache; with it, the sysctl fails with EBUSY while the
+ * hook is registered, and registering fails while ftrace is disabled.
+ */
 static struct ftrace_ops execns_free_uid_ops = {
 	.func = execns_free_uid_hook,
-	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_RECURSION,
+	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
+		 FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_PERMANENT,
 };
 
 static int execns_unshare_pre(struct kprobe *p, struct pt_regs *regs)
@@ -198,6 +206,13 @@ static struct kprobe execns_unshare_probe = {
 	.post_handler = execns_redirect_post,
 };
 
+/* kprobes' global switch (debug/kprobes/enabled), when kallsyms shows it. */
+static bool execns_kprobes_all_disarmed(void)
+{
+	return execns_syms.kprobes_all_disarmed &&
+	       READ_ONCE(*execns_syms.kprobes_all_disarmed);
+}
+
 /* Serialises arming and disarming; tables are counted in uidtab.c. */
 static DEFINE_MUTEX(execns_arm_lock);
 static bool execns_armed;
@@ -219,7 +234,8 @@ static int execns_uid_probes_arm(void)
 
 	ret = register_ftrace_function(&execns_free_uid_ops);
 	if (ret) {
-		pr_err("cannot hook free_uid: %d\n", ret);
+		pr_warn_ratelimited("cannot hook free_uid (%d)%s\n", ret, ret == -EBUSY ?
+				    ": uid tables need ftrace: sysctl kernel.ftrace_enabled=1" : "");
 		return ret;
 	}
 	for (i = 0; i < ARRAY_SIZE(execns_uid_probes); i++) {
@@ -240,6 +256,30 @@ disarm:
 	return ret;
 }
 
+/*
+ * Every hook a table relies on must really run.  enable_kprobe() succeeds
+ * while /sys/kernel/debug/kprobes/enabled is 0 (all probes disarmed), so
+ * that switch is read too; the free_uid() hook cannot be switched off
+ * while registered (FTRACE_OPS_FL_PERMANENT).  Caller holds execns_arm_lock.
+ */
+static int execns_uid_probes_live(void)
+{
+	int i;
+
+	if (execns_kprobes_all_disarmed()) {
+		pr_warn_ratelimited("uid tables need kprobes: echo 1 > /sys/kernel/debug/kprobes/enabled\n");
+		return -EBUSY;
+	}
+	for (i = 0; i < ARRAY_SIZE(execns_uid_probes); i++) {
+		if (kprobe_disabled(&execns_uid_probes[i])) {
+			pr_warn_ratelimited("the probe on %s is disabled; uid tables cannot work\n",
+					    execns_uid_probes[i].symbol_name);
+			return -EBUSY;
+		}
+	}
+	return 0;
+}
+
 int execns_probes_arm(void)
 {
 	int ret = 0;
@@ -247,6 +287,8 @@ int execns_probes_arm(void)
 	mutex_lock(&execns_arm_lock);
 	if (!execns_armed)
 		ret = execns_uid_probes_arm();
+	if (!ret)
+		ret = execns_uid_probes_live();
 	mutex_unlock(&execns_arm_lock);
 	return ret;
 }
@@ -272,7 +314,8 @@ static int execns_free_uid_hook_init(void)
 	if (!ret)
 		ret = register_ftrace_function(&execns_free_uid_ops);
 	if (ret) {
-		pr_err("cannot hook free_uid: %d\n", ret);
+		pr_err("cannot hook free_uid: %d%s\n", ret, ret == -EBUSY ?
+		       " (ftrace disabled? sysctl kernel.ftrace_enabled=1)" : "");
 		ftrace_free_filter(&execns_free_uid_ops);
 		return ret;
 	}

@@ -8,9 +8,11 @@
  * (through the user_struct's own uidhash_node, unused otherwise).
  *
  * Locking: execns_uid_lock (irq-safe: free_uid() runs from RCU callbacks
- * when credentials die) protects every table's hash, the pointer set's
- * writers, nr_users and the table list.  Readers of the pointer set use RCU;
- * users and tables are therefore freed after a grace period.
+ * when credentials die) protects the writers of every table's hash, of the
+ * pointer set and of the table list, and nr_users.  Readers of all three
+ * use RCU (the hooks look up the pointer set; /proc/execns/tables walks the
+ * tables, so that no reader holds the lock every free_uid() takes); users,
+ * with their counters, and tables are therefore freed after a grace period.
  *
  * Lifetime: a table lives while it has users (nr_users).  Each table pins
  * the module; the pin is dropped from the RCU callback that frees the table,
@@ -19,6 +21,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/err.h>
 #include <linux/hashtable.h>
 #include <linux/rculist.h>
 #include <linux/seq_file.h>
@@ -115,9 +118,13 @@ static struct execns_user *execns_user_new(kuid_t uid)
 	return eu;
 }
 
+/* The counters too: a /proc/execns/tables reader may still be summing them. */
 static void execns_user_free_rcu(struct rcu_head *rcu)
 {
-	kmem_cache_free(execns_user_cache, container_of(rcu, struct execns_user, rcu));
+	struct execns_user *eu = container_of(rcu, struct execns_user, rcu);
+
+	execns_user_epoll_free(&eu->us);
+	kmem_cache_free(execns_user_cache, eu);
 	atomic_long_inc(&execns_user_frees);
 }
 
@@ -148,7 +155,7 @@ static void execns_uidtab_insert(struct execns_uidtab *tab, struct execns_user *
 {
 	eu->tab = tab;
 	tab->nr_users++;
-	hash_add(tab->users, &eu->us.uidhash_node, __kuid_val(eu->us.uid));
+	hash_add_rcu(tab->users, &eu->us.uidhash_node, __kuid_val(eu->us.uid));
 	hash_add_rcu(execns_user_set, &eu->set_node, (unsigned long)&eu->us);
 	trace_uid_alloc(&eu->us, tab->id);
 }
@@ -214,17 +221,16 @@ static void execns_user_release(struct execns_user *eu, unsigned long flags)
 	struct execns_uidtab *tab = eu->tab;
 	bool last;
 
-	hash_del(&eu->us.uidhash_node);
+	hash_del_rcu(&eu->us.uidhash_node);
 	hash_del_rcu(&eu->set_node);
 	last = !--tab->nr_users;
 	trace_uid_free(&eu->us, tab->id);
 	if (last) {
-		list_del(&tab->node);
+		list_del_rcu(&tab->node);
 		trace_table_destroy(tab->id, tab->parent_id);
 	}
 	spin_unlock_irqrestore(&execns_uid_lock, flags);
 
-	execns_user_epoll_free(&eu->us);
 	call_rcu(&eu->rcu, execns_user_free_rcu);
 	if (last) {
 		atomic_dec(&execns_nr_tables);
@@ -251,16 +257,18 @@ struct user_struct *execns_uidtab_create(struct execns_uidtab *parent, kuid_t ui
 	struct execns_uidtab *tab;
 	struct execns_user *eu;
 	unsigned long flags;
+	int ret = -ENOMEM;
 
 	tab = execns_should_fail("uid table") ? NULL : kzalloc(sizeof(*tab), GFP_KERNEL);
 	if (!tab)
-		return NULL;
+		return ERR_PTR(ret);
 	eu = execns_user_new(uid);
 	if (!eu)
 		goto free_tab;
 	/* The hooks are live before any task can be in the table. */
 	atomic_inc(&execns_nr_tables);
-	if (execns_probes_arm())
+	ret = execns_probes_arm();
+	if (ret)
 		goto uncount_table;
 
 	__module_get(THIS_MODULE);
@@ -271,7 +279,7 @@ struct user_struct *execns_uidtab_create(struct execns_uidtab *parent, kuid_t ui
 	spin_lock_irqsave(&execns_uid_lock, flags);
 	trace_table_create(tab->id, tab->parent_id);
 	execns_uidtab_insert(tab, eu);
-	list_add_tail(&tab->node, &execns_tables);
+	list_add_tail_rcu(&tab->node, &execns_tables);
 	spin_unlock_irqrestore(&execns_uid_lock, flags);
 	return &eu->us;
 
@@ -280,7 +288,7 @@ uncount_table:
 	execns_user_discard(eu);
 free_tab:
 	kfree(tab);
-	return NULL;
+	return ERR_PTR(ret);
 }
 
 /* Counters are read without locks: the view is a snapshot. */
@@ -297,22 +305,25 @@ static void execns_user_show(struct seq_file *m, struct execns_uidtab *tab,
 		   (int)execns_user_nr_watches(up));
 }
 
-/* The /proc/execns/tables view; format in docs/design.md. */
+/*
+ * The /proc/execns/tables view; format in docs/design.md.  A snapshot under
+ * RCU, not the lock: any user may read it, and as often and as slowly as it
+ * likes, while free_uid() on every CPU needs the lock.
+ */
 void execns_uidtab_show(struct seq_file *m)
 {
 	struct execns_uidtab *tab;
 	struct user_struct *up;
-	unsigned long flags;
 	int bkt;
 
-	spin_lock_irqsave(&execns_uid_lock, flags);
-	list_for_each_entry(tab, &execns_tables, node) {
+	rcu_read_lock();
+	list_for_each_entry_rcu(tab, &execns_tables, node) {
 		seq_printf(m, "table %llu parent %llu users %u\n",
-			   tab->id, tab->parent_id, tab->nr_users);
-		hash_for_each(tab->users, bkt, up, uidhash_node)
+			   tab->id, tab->parent_id, READ_ONCE(tab->nr_users));
+		hash_for_each_rcu(tab->users, bkt, up, uidhash_node)
 			execns_user_show(m, tab, up);
 	}
-	spin_unlock_irqrestore(&execns_uid_lock, flags);
+	rcu_read_unlock();
 }
 
 /*
