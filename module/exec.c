@@ -39,7 +39,8 @@
 #include "exec.h"
 #include "symbols.h"
 #include "uidtab.h"
-#include "probes.h"
+#include "handover.h"
+#include "uidhooks.h"
 #include "fault.h"
 #include "trace.h"
 
@@ -92,8 +93,13 @@ static int execns_prepare(struct execns_ctx *ctx)
 		goto free_fs;
 
 	if (ctx->flags & CLONE_NEWUSER) {
+		/* The hooks are live before any task can be in the table. */
+		ret = execns_uidhooks_get();
+		if (ret)
+			goto put_nsproxy;
 		ctx->user = execns_uidtab_create(execns_uidtab_of(current_user()),
 						 current_uid());
+		execns_uidhooks_put();
 		if (IS_ERR(ctx->user)) {
 			ret = PTR_ERR(ctx->user);
 			ctx->user = NULL;

@@ -5,8 +5,10 @@
  * execns(flags, filename, argv, envp) is execve(2) that also unshares the
  * namespaces in flags, switching them when the exec has succeeded.  The
  * module claims a spare syscall number (slot.c), runs the exec path
- * (exec.c), keeps per-namespace user_struct tables (uidtab.c) that kprobes
- * on the kernel's accounting paths route into (probes.c), shows them in
+ * (exec.c), keeps per-namespace user_struct tables (uidtab.c) that ftrace
+ * hooks (hook.c) on the kernel's accounting paths route into (uidhooks.c),
+ * hands a new table's user_struct to the exec's credentials (handover.c),
+ * can refuse unshare(2) as the seed did (unshare.c), shows the tables in
  * /proc/execns (procfs.c), resolves the kernel internals it needs
  * (symbols.c) and can fail its own steps on purpose (fault.c).
  * Documentation: docs/design.md, docs/execns.2.
@@ -16,7 +18,8 @@
 #include "symbols.h"
 #include "slot.h"
 #include "uidtab.h"
-#include "probes.h"
+#include "uidhooks.h"
+#include "unshare.h"
 #include "procfs.h"
 
 static int __init execns_init(void)
@@ -30,12 +33,15 @@ static int __init execns_init(void)
 	ret = execns_uidtab_init();
 	if (ret)
 		return ret;
-	ret = execns_probes_init();
+	ret = execns_uidhooks_init();
 	if (ret)
 		goto uninit_uidtab;
+	ret = execns_unshare_init();
+	if (ret)
+		goto uninit_uidhooks;
 	ret = execns_procfs_init();
 	if (ret)
-		goto uninit_probes;
+		goto uninit_unshare;
 	/* Last: the syscall is reachable only once everything behind it is. */
 	ret = execns_slot_init();
 	if (ret)
@@ -47,8 +53,10 @@ static int __init execns_init(void)
 
 uninit_procfs:
 	execns_procfs_uninit();
-uninit_probes:
-	execns_probes_uninit();
+uninit_unshare:
+	execns_unshare_uninit();
+uninit_uidhooks:
+	execns_uidhooks_uninit();
 uninit_uidtab:
 	execns_uidtab_uninit();
 	return ret;
@@ -58,7 +66,8 @@ static void __exit execns_exit(void)
 {
 	execns_slot_uninit();
 	execns_procfs_uninit();
-	execns_probes_uninit();
+	execns_unshare_uninit();
+	execns_uidhooks_uninit();
 	/*
 	 * A task redirected just before its probe went away may have been
 	 * preempted at the first instruction of a redirect target, or just

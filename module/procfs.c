@@ -13,6 +13,7 @@
 #include <linux/cred.h>
 #include "procfs.h"
 #include "uidtab.h"
+#include "uidhooks.h"
 
 static struct proc_dir_entry *execns_proc_dir;
 
@@ -25,6 +26,7 @@ static int execns_tables_show(struct seq_file *m, void *v)
 static int execns_stats_show(struct seq_file *m, void *v)
 {
 	execns_uidtab_stats(m);
+	execns_uidhooks_stats(m);
 	return 0;
 }
 

@@ -24,6 +24,7 @@
 #include "slot.h"
 #include "exec.h"
 #include "symbols.h"
+#include "hook.h"
 
 /* 400 lies in x86_64's unused 335-423 hole (kept free for the shared numbering). */
 unsigned int execns_syscall_nr = 400;
@@ -69,7 +70,7 @@ static int execns_slot_redirect(struct pt_regs *regs, bool ia32, unsigned int nr
 	if (in_ia32_syscall() != ia32 || (u32)uregs->orig_ax != nr ||
 	    !try_module_get(THIS_MODULE))
 		return 0;
-	instruction_pointer_set(regs, (unsigned long)entry);
+	execns_redirect(regs, entry);
 	return 1;	/* regs->ip changed: skip the probed instruction */
 }
 

@@ -67,7 +67,6 @@ static const struct execns_data_entry execns_data_table[] = {
 	DATA(ia32_sys_ni_syscall, "__ia32_sys_ni_syscall", false),
 	DATA(sys_call_table, "sys_call_table", true),
 	DATA(ia32_sys_call_table, "ia32_sys_call_table", true),
-	DATA(kprobes_all_disarmed, "kprobes_all_disarmed", true),
 };
 
 static int execns_find_lookup_name(void)
@@ -94,6 +93,11 @@ static unsigned long execns_lookup(const char *name, bool optional)
 	if (!addr && !optional)
 		pr_err("cannot resolve kernel symbol %s\n", name);
 	return addr;
+}
+
+unsigned long execns_symbol_addr(const char *name)
+{
+	return execns_lookup(name, false);
 }
 
 /*
@@ -141,8 +145,7 @@ int execns_symbols_init(void)
 	ret = execns_check_nsproxy_free();
 	if (ret)
 		return ret;
-	if (!execns_syms.kprobes_all_disarmed)
-		pr_warn("kprobes_all_disarmed not in kallsyms: uid tables cannot notice debug/kprobes/enabled=0\n");
+
 	pr_info("resolved %zu kernel symbols\n",
 		ARRAY_SIZE(execns_data_table) + ARRAY_SIZE(execns_func_table));
 	return 0;

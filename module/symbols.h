@@ -60,12 +60,13 @@ struct execns_syms {
 	/* Optional: used only to tell a free syscall number from a used one. */
 	const void *const *sys_call_table;
 	const void *const *ia32_sys_call_table;
-	/* kprobes' global switch; NULL where kallsyms lacks it (no KALLSYMS_ALL). */
-	const bool *kprobes_all_disarmed;
 };
 
 extern struct execns_syms execns_syms;
 
 int execns_symbols_init(void);
+
+/* A kernel function's address (logged and 0 when absent), after init. */
+unsigned long execns_symbol_addr(const char *name);
 
 #endif /* _EXECNS_SYMBOLS_H */

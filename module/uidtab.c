@@ -29,7 +29,6 @@
 #include <linux/sched/user.h>
 #include <linux/user_namespace.h>
 #include "uidtab.h"
-#include "probes.h"
 #include "fault.h"
 #include "trace.h"
 
@@ -257,20 +256,14 @@ struct user_struct *execns_uidtab_create(struct execns_uidtab *parent, kuid_t ui
 	struct execns_uidtab *tab;
 	struct execns_user *eu;
 	unsigned long flags;
-	int ret = -ENOMEM;
-
 	tab = execns_should_fail("uid table") ? NULL : kzalloc(sizeof(*tab), GFP_KERNEL);
 	if (!tab)
-		return ERR_PTR(ret);
+		return ERR_PTR(-ENOMEM);
 	eu = execns_user_new(uid);
 	if (!eu)
 		goto free_tab;
-	/* The hooks are live before any task can be in the table. */
+	/* The caller armed the hooks (execns_uidhooks_get()) and holds them. */
 	atomic_inc(&execns_nr_tables);
-	ret = execns_probes_arm();
-	if (ret)
-		goto uncount_table;
-
 	__module_get(THIS_MODULE);
 	tab->id = atomic64_inc_return(&execns_next_id);
 	tab->parent_id = execns_uidtab_id(parent);
@@ -283,12 +276,9 @@ struct user_struct *execns_uidtab_create(struct execns_uidtab *parent, kuid_t ui
 	spin_unlock_irqrestore(&execns_uid_lock, flags);
 	return &eu->us;
 
-uncount_table:
-	atomic_dec(&execns_nr_tables);
-	execns_user_discard(eu);
 free_tab:
 	kfree(tab);
-	return ERR_PTR(ret);
+	return ERR_PTR(-ENOMEM);
 }
 
 /* Counters are read without locks: the view is a snapshot. */

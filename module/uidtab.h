@@ -32,8 +32,8 @@ u64 execns_uidtab_id(const struct execns_uidtab *tab);
  * A new table, child of @parent's (NULL: the global table), holding one
  * user_struct for @uid, which is returned with the caller's reference.
  * Dropping that reference (execns_uidtab_put_user) frees the table again.
- * ERR_PTR(-ENOMEM), or ERR_PTR(-EBUSY) when the uid hooks cannot be live
- * (kprobes or ftrace switched off).
+ * ERR_PTR(-ENOMEM) on failure.  The caller holds the uid hooks armed
+ * (execns_uidhooks_get()) across the call.
  */
 struct user_struct *execns_uidtab_create(struct execns_uidtab *parent, kuid_t uid);
 

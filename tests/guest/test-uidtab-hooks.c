@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The switches that turn hooks off, flipped while a uid table lives and one
- * of its members exits:
- *  - kernel.ftrace_enabled=0 is refused while the free_uid() hook is
- *    registered (FTRACE_OPS_FL_PERMANENT: EBUSY; 7.x refuses the sysctl
- *    always, EOPNOTSUPP), so the kernel can never free a module user_struct
- *    into its own cache;
+ * The hooks' lifecycle and the switches that could turn them off, flipped
+ * while a uid table lives and one of its members exits:
+ *  - the uid hooks (ftrace callbacks) are armed while a table lives and
+ *    disarmed once none is left (/proc/execns/stats "hooks");
+ *  - kernel.ftrace_enabled=0 is refused while they are armed
+ *    (FTRACE_OPS_FL_PERMANENT: EBUSY; 7.x refuses the sysctl always), so the
+ *    kernel can never free a module user_struct into its own cache; with no
+ *    table it is accepted (6.x), and then a new table is EBUSY, the caller
+ *    intact, until ftrace is on again;
  *  - /sys/kernel/debug/kprobes/enabled=0 disarms every kprobe, the syscall
  *    slot's too: execns() is ENOSYS and the caller carries on; a member of
- *    the table that exits meanwhile still goes back to the module (free_uid
- *    is hooked through ftrace, not a kprobe): the table and its users are
- *    freed, none is left;
- *  - enabled again, a new table works.
- * Whatever happens, kprobes are enabled again before the program ends.
+ *    the table that exits meanwhile still goes back to the module (the uid
+ *    hooks are not kprobes): the table and its users are freed;
+ *  - everything on again, a new table works.
+ * Whatever happens, kprobes and ftrace are on again when the program ends.
  */
 #include "uidtab-util.h"
 
@@ -36,6 +38,21 @@ static long stat_val(const char *key)
 	return found;
 }
 
+/* "hooks armed|disarmed" in /proc/execns/stats. */
+static int hooks_armed(void)
+{
+	char line[128], v[32] = "";
+	FILE *f = fopen(STATS, "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "hooks %31s", v) == 1)
+			break;
+	fclose(f);
+	return !strcmp(v, "armed") ? 1 : !strcmp(v, "disarmed") ? 0 : -1;
+}
+
 /* Until the module's user_structs are all back (after RCU), at most secs. */
 static long wait_users_gone(int secs)
 {
@@ -49,6 +66,18 @@ static long wait_users_gone(int secs)
 	return users;
 }
 
+/* Until the hooks are disarmed (a work item does it), at most secs. */
+static int wait_disarmed(int secs)
+{
+	int armed = hooks_armed();
+
+	for (int i = 0; armed != 0 && i < secs * 10; i++) {
+		ut_sleep_ms(100);
+		armed = hooks_armed();
+	}
+	return armed;
+}
+
 static int act(const char *mode)
 {
 	int rc = ut_act_common(mode);
@@ -56,32 +85,35 @@ static int act(const char *mode)
 	return rc >= 0 ? rc : 3;
 }
 
+#define TESTS 9
+
 int main(int argc, char **argv)
 {
 	char v[16];
 	struct ut_out o;
-	long table;
+	long table, arms, users;
+	int ret, err, left, armed;
 	pid_t member;
-	int ret, err;
 
 	if (argc > 2 && !strcmp(argv[1], UT_ACT))
 		return act(argv[2]);
 
-	ut_start(7);
+	ut_start(TESTS);
 	if (access(KPROBES_ENABLED, W_OK) || access(FTRACE_ENABLED, W_OK)) {
-		for (int i = 0; i < 7; i++)
+		for (int i = 0; i < TESTS; i++)
 			ktap_skip("no " KPROBES_ENABLED " or " FTRACE_ENABLED " to flip",
 				  "switch %d", i + 1);
 		return ktap_finish();
 	}
 	member = ut_sleeper(&table);
-	ktap_result(member > 0 && table > 0, "a member sleeps in table %ld", table);
+	ktap_result(member > 0 && table > 0 && hooks_armed() == 1,
+		    "a member sleeps in table %ld, the uid hooks are armed (%d)", table, hooks_armed());
 
 	ret = ut_write(FTRACE_ENABLED, "0");
 	err = errno;
 	ut_read_line(FTRACE_ENABLED, v, sizeof(v));
 	ktap_result(ret && (err == EBUSY || err == EOPNOTSUPP) && !strcmp(v, "1"),
-		    "kernel.ftrace_enabled=0 is refused while the hook lives (errno %d, still %s)",
+		    "kernel.ftrace_enabled=0 is refused while the hooks are armed (errno %d, still %s)",
 		    ret ? err : 0, v);
 	if (!ret)
 		ut_write(FTRACE_ENABLED, "1");
@@ -94,15 +126,37 @@ int main(int argc, char **argv)
 		    ut_val(&o, "execns_errno"));
 
 	ut_kill(member);
-	ktap_result(ut_wait_tables(0, UT_RCU_SECS) == 0 && wait_users_gone(UT_RCU_SECS) == 0,
+	left = ut_wait_tables(0, UT_RCU_SECS);
+	users = wait_users_gone(UT_RCU_SECS);
+	ktap_result(left == 0 && users == 0,
 		    "the member exits with kprobes off: its table and user_structs go back to the module (tables %d, users %ld)",
-		    ut_ntables(), stat_val("users"));
+		    left, users);
+	armed = wait_disarmed(UT_RCU_SECS);
+	ktap_result(armed == 0, "with no table left the uid hooks are disarmed (%d)", armed);
 
 	ret = ut_set(KPROBES_ENABLED, "1");
 	ktap_result(!ret, "kprobes enabled again");
+
+	arms = stat_val("hook_arms");
+	ret = ut_write(FTRACE_ENABLED, "0");
+	err = errno;
+	if (ret && err == EOPNOTSUPP) {
+		ktap_skip("this kernel refuses kernel.ftrace_enabled=0 always (EOPNOTSUPP)",
+			  "ftrace off with no table: a new table is EBUSY");
+	} else {
+		ut_spawn(CLONE_NEWUSER, "report", NULL, 1, &o);
+		ktap_result(!ret && ut_val(&o, "execns_errno") == EBUSY && ut_self() == 0 &&
+			    ut_ntables() == 0,
+			    "with no table, ftrace_enabled=0 is accepted, and then a new table is EBUSY, the caller where it was (write errno %d, execns errno %ld)",
+			    ret ? err : 0, ut_val(&o, "execns_errno"));
+	}
+	ut_write(FTRACE_ENABLED, "1");
+
 	ut_in_table("report", NULL, &o);
-	ktap_result(ut_val(&o, "self") > 0 && ut_wait_tables(0, UT_RCU_SECS) == 0,
-		    "and execns(CLONE_NEWUSER) makes a table again (%ld)", ut_val(&o, "self"));
+	ktap_result(ut_val(&o, "self") > 0 && stat_val("hook_arms") > arms &&
+		    ut_wait_tables(0, UT_RCU_SECS) == 0,
+		    "with everything on, execns(CLONE_NEWUSER) makes a table again (%ld), arming the hooks again (%ld > %ld)",
+		    ut_val(&o, "self"), stat_val("hook_arms"), arms);
 	ut_write(KPROBES_ENABLED, "1");
 	return ktap_finish();
 }

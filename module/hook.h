@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Hooks on kernel functions through ftrace, and the redirect both they and
+ * the syscall slot's kprobes use.
+ *
+ * A hook is an ftrace_ops filtered on one function's entry, with
+ * SAVE_REGS (the callback sees the arguments in pt_regs), RECURSION
+ * (ftrace's own guard, per context: a softirq that interrupts a hook on
+ * its CPU still gets the hook, where a kprobe would count a miss) and
+ * PERMANENT (kernel.ftrace_enabled=0 would silently turn it into a NOP;
+ * with it, that sysctl fails with EBUSY while the hook is armed, and arming
+ * fails while ftrace is disabled).  A redirecting hook also has IPMODIFY: a
+ * second IP modifier on the function (livepatch, another module) then
+ * fails to attach instead of being bypassed, or this one fails to arm.
+ *
+ * Callbacks run with preemption disabled, in any context the hooked
+ * function runs in, and must be notrace.
+ */
+#ifndef _EXECNS_HOOK_H
+#define _EXECNS_HOOK_H
+
+#include <linux/ftrace.h>
+#include <linux/ptrace.h>
+
+struct execns_hook {
+	const char *name;	/* the kernel function */
+	struct ftrace_ops ops;
+	bool armed;
+};
+
+#define EXECNS_HOOK_FLAGS (FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_RECURSION | \
+			   FTRACE_OPS_FL_PERMANENT)
+
+/* A hook that may change where the hooked call goes. */
+#define EXECNS_REDIRECT_HOOK(sym, cb) {					\
+	.name = sym,							\
+	.ops = { .func = cb, .flags = EXECNS_HOOK_FLAGS | FTRACE_OPS_FL_IPMODIFY }, \
+}
+
+/* A hook that only looks (and may change the arguments' objects). */
+#define EXECNS_WATCH_HOOK(sym, cb) {					\
+	.name = sym,							\
+	.ops = { .func = cb, .flags = EXECNS_HOOK_FLAGS },		\
+}
+
+/*
+ * Aim @h at its function and arm it once, so that a conflict (another IP
+ * modifier, ftrace disabled) fails the load rather than a later call.
+ */
+int execns_hook_init(struct execns_hook *h);
+void execns_hook_uninit(struct execns_hook *h);
+int execns_hook_arm(struct execns_hook *h);
+void execns_hook_disarm(struct execns_hook *h);
+
+/* x86_64: the hooked function's first argument, at its entry. */
+static inline unsigned long execns_hook_arg0(const struct pt_regs *regs)
+{
+	return regs->di;
+}
+
+/*
+ * Continue the hooked call (or the probed syscall entry) in @target, a
+ * function of the same signature: it runs with the original arguments and
+ * returns to the original caller.  The jump there is the return from the
+ * ftrace trampoline or the int3 handler (ret/iret), which indirect-branch
+ * tracking does not check; @target is address-taken, so it keeps its ENDBR
+ * anyway.
+ */
+static inline void execns_redirect(struct pt_regs *regs, void *target)
+{
+	instruction_pointer_set(regs, (unsigned long)target);
+}
+
+#endif /* _EXECNS_HOOK_H */

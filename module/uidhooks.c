@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hooks on the kernel's per-user accounting (see uidhooks.h), through ftrace
+ * (hook.h).
+ *
+ * alloc_uid() and find_user() are only called in the context of the task
+ * whose table is meant (set_user(), PRIO_USER and IOPRIO_WHO_USER lookups),
+ * so they are redirected when current's user_struct belongs to a table.
+ * free_uid() follows the user_struct instead: credentials die in RCU
+ * callbacks.  It is the hook that must never miss (the kernel would free a
+ * module user_struct into its own cache), which is why every hook is an
+ * ftrace callback with ftrace's per-context recursion guard rather than a
+ * kprobe, and PERMANENT.
+ *
+ * Arming: free_uid() first and disarmed last, so that no module
+ * user_struct can reach the kernel's free_uid() while the others run.
+ * The hooks are armed by execns_uidhooks_get() before a table is made and
+ * disarmed from a work item once no table is left and no get() is pending:
+ * the last table's last user_struct is released through the free_uid()
+ * redirect below, which queues that work.  execns_uidhooks_lock serialises
+ * arming, disarming and execns_uidhooks_pending.  A table counted by
+ * uidtab.c keeps the hooks armed: the work checks the count under the lock,
+ * and a creator counts as pending from before arming until its table is
+ * counted (or has failed).
+ */
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/cred.h>
+#include <linux/sched/user.h>
+#include <linux/seq_file.h>
+#include <linux/workqueue.h>
+#include "uidhooks.h"
+#include "hook.h"
+#include "handover.h"
+#include "uidtab.h"
+
+/* --- redirect targets: the signatures of the functions they replace --- */
+
+static struct user_struct *execns_alloc_uid(kuid_t uid)
+{
+	return execns_uidtab_alloc_uid(execns_uidtab_of(current_user()), uid);
+}
+
+static struct user_struct *execns_find_user(kuid_t uid)
+{
+	return execns_uidtab_find_user(execns_uidtab_of(current_user()), uid);
+}
+
+static void execns_uidhooks_idle(void);
+
+static void execns_free_uid(struct user_struct *up)
+{
+	execns_uidtab_put_user(up);
+	if (!execns_uidtab_count())
+		execns_uidhooks_idle();
+}
+
+/* --- callbacks --- */
+
+static void notrace execns_alloc_uid_hook(unsigned long ip, unsigned long parent_ip,
+					  struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	if (execns_uidtab_of(current_user()))
+		execns_redirect(ftrace_get_regs(fregs), execns_alloc_uid);
+}
+NOKPROBE_SYMBOL(execns_alloc_uid_hook);
+
+static void notrace execns_find_user_hook(unsigned long ip, unsigned long parent_ip,
+					  struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	if (execns_uidtab_of(current_user()))
+		execns_redirect(ftrace_get_regs(fregs), execns_find_user);
+}
+NOKPROBE_SYMBOL(execns_find_user_hook);
+
+static void notrace execns_free_uid_hook(unsigned long ip, unsigned long parent_ip,
+					 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	if (execns_uidtab_of((struct user_struct *)execns_hook_arg0(regs)))
+		execns_redirect(regs, execns_free_uid);
+}
+NOKPROBE_SYMBOL(execns_free_uid_hook);
+
+/* In arming order; disarmed in reverse. */
+static struct execns_hook execns_uid_hooks[] = {
+	EXECNS_REDIRECT_HOOK("free_uid", execns_free_uid_hook),
+	EXECNS_REDIRECT_HOOK("alloc_uid", execns_alloc_uid_hook),
+	EXECNS_REDIRECT_HOOK("find_user", execns_find_user_hook),
+	EXECNS_WATCH_HOOK("commit_creds", execns_handover_hook),
+};
+
+static DEFINE_MUTEX(execns_uidhooks_lock);
+static unsigned int execns_uidhooks_pending;
+static bool execns_uidhooks_armed;
+static unsigned long execns_uidhooks_arms;	/* times armed since load */
+
+/* Caller holds execns_uidhooks_lock. */
+static void execns_uidhooks_disarm(void)
+{
+	int i;
+
+	for (i = ARRAY_SIZE(execns_uid_hooks) - 1; i >= 0; i--)
+		execns_hook_disarm(&execns_uid_hooks[i]);
+	execns_uidhooks_armed = false;
+}
+
+/* Caller holds execns_uidhooks_lock. */
+static int execns_uidhooks_arm(void)
+{
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(execns_uid_hooks); i++) {
+		ret = execns_hook_arm(&execns_uid_hooks[i]);
+		if (ret)
+			goto disarm;
+	}
+	execns_uidhooks_armed = true;
+	execns_uidhooks_arms++;
+	return 0;
+
+disarm:
+	while (--i >= 0)
+		execns_hook_disarm(&execns_uid_hooks[i]);
+	return ret;
+}
+
+static void execns_uidhooks_disarm_work(struct work_struct *work)
+{
+	mutex_lock(&execns_uidhooks_lock);
+	if (execns_uidhooks_armed && !execns_uidhooks_pending && !execns_uidtab_count())
+		execns_uidhooks_disarm();
+	mutex_unlock(&execns_uidhooks_lock);
+}
+
+static DECLARE_WORK(execns_uidhooks_work, execns_uidhooks_disarm_work);
+
+/* Any context: no table is left, so the hooks may go (if nothing else comes). */
+static void execns_uidhooks_idle(void)
+{
+	schedule_work(&execns_uidhooks_work);
+}
+
+int execns_uidhooks_get(void)
+{
+	int ret = 0;
+
+	mutex_lock(&execns_uidhooks_lock);
+	if (!execns_uidhooks_armed)
+		ret = execns_uidhooks_arm();
+	if (!ret)
+		execns_uidhooks_pending++;
+	mutex_unlock(&execns_uidhooks_lock);
+	return ret;
+}
+
+void execns_uidhooks_put(void)
+{
+	mutex_lock(&execns_uidhooks_lock);
+	execns_uidhooks_pending--;
+	mutex_unlock(&execns_uidhooks_lock);
+	if (!execns_uidtab_count())
+		execns_uidhooks_idle();
+}
+
+void execns_uidhooks_stats(struct seq_file *m)
+{
+	seq_printf(m, "hooks %s\nhook_arms %lu\n",
+		   READ_ONCE(execns_uidhooks_armed) ? "armed" : "disarmed",
+		   READ_ONCE(execns_uidhooks_arms));
+}
+
+int execns_uidhooks_init(void)
+{
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(execns_uid_hooks); i++) {
+		ret = execns_hook_init(&execns_uid_hooks[i]);
+		if (ret)
+			goto uninit_hooks;
+	}
+	return 0;
+
+uninit_hooks:
+	while (--i >= 0)
+		execns_hook_uninit(&execns_uid_hooks[i]);
+	return ret;
+}
+
+/* Tables pin the module, so none exists here, and no get() is pending. */
+void execns_uidhooks_uninit(void)
+{
+	int i;
+
+	cancel_work_sync(&execns_uidhooks_work);
+	mutex_lock(&execns_uidhooks_lock);
+	execns_uidhooks_disarm();
+	mutex_unlock(&execns_uidhooks_lock);
+	for (i = ARRAY_SIZE(execns_uid_hooks) - 1; i >= 0; i--)
+		execns_hook_uninit(&execns_uid_hooks[i]);
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The hooks that route per-user accounting into module uid tables:
+ * alloc_uid() and find_user() redirected for tasks of a table, free_uid()
+ * for user_structs of a table, and commit_creds() for the hand-over
+ * (handover.c).  They are armed while a table exists or is being made, and
+ * cost nothing otherwise.
+ */
+#ifndef _EXECNS_UIDHOOKS_H
+#define _EXECNS_UIDHOOKS_H
+
+struct seq_file;
+
+int execns_uidhooks_init(void);
+void execns_uidhooks_uninit(void);
+
+/*
+ * Arm the hooks (process context; may fail, e.g. EBUSY while ftrace is
+ * disabled) and keep them armed until the matching put(), by which time
+ * the caller's table exists and keeps them armed itself.
+ */
+int execns_uidhooks_get(void);
+void execns_uidhooks_put(void);
+
+/* "hooks armed|disarmed" and the arm count, for /proc/execns/stats. */
+void execns_uidhooks_stats(struct seq_file *m);
+
+#endif /* _EXECNS_UIDHOOKS_H */

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * forbid_unshare: a hook on ksys_unshare() that answers EINVAL for
+ * CLONE_NEWIPC and CLONE_NEWUSER, as the seed's patches 6-7 did; clone(2)
+ * is not affected.  Off by default, and the hook is armed only while the
+ * parameter is 1, so a loaded module changes nothing for unshare(2) and
+ * costs it nothing.
+ *
+ * Writes to the parameter and the module's init serialise on
+ * execns_unshare_lock.  A value given at insmod is set before init: it is
+ * recorded, and init arms the hook.
+ */
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+#include "unshare.h"
+#include "hook.h"
+
+static bool execns_forbid_unshare;
+static bool execns_unshare_ready;
+static DEFINE_MUTEX(execns_unshare_lock);
+
+static int execns_unshare_refused(unsigned long flags)
+{
+	return -EINVAL;
+}
+
+static void notrace execns_unshare_hook_cb(unsigned long ip, unsigned long parent_ip,
+					   struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	if (execns_hook_arg0(regs) & (CLONE_NEWIPC | CLONE_NEWUSER))
+		execns_redirect(regs, execns_unshare_refused);
+}
+NOKPROBE_SYMBOL(execns_unshare_hook_cb);
+
+static struct execns_hook execns_unshare_hook =
+	EXECNS_REDIRECT_HOOK("ksys_unshare", execns_unshare_hook_cb);
+
+/* Caller holds execns_unshare_lock. */
+static int execns_unshare_apply(bool forbid)
+{
+	int ret = 0;
+
+	if (forbid)
+		ret = execns_hook_arm(&execns_unshare_hook);
+	else
+		execns_hook_disarm(&execns_unshare_hook);
+	return ret;
+}
+
+static int execns_forbid_unshare_set(const char *val, const struct kernel_param *kp)
+{
+	bool forbid;
+	int ret;
+
+	ret = kstrtobool(val, &forbid);
+	if (ret)
+		return ret;
+	mutex_lock(&execns_unshare_lock);
+	if (execns_unshare_ready && forbid != execns_forbid_unshare)
+		ret = execns_unshare_apply(forbid);
+	if (!ret)
+		execns_forbid_unshare = forbid;
+	mutex_unlock(&execns_unshare_lock);
+	return ret;
+}
+
+static const struct kernel_param_ops execns_forbid_unshare_ops = {
+	.set = execns_forbid_unshare_set,
+	.get = param_get_bool,
+};
+module_param_cb(forbid_unshare, &execns_forbid_unshare_ops, &execns_forbid_unshare, 0644);
+MODULE_PARM_DESC(forbid_unshare, "1: unshare(2) of CLONE_NEWIPC or CLONE_NEWUSER fails with EINVAL, the seed's policy (default 0)");
+
+int execns_unshare_init(void)
+{
+	int ret;
+
+	ret = execns_hook_init(&execns_unshare_hook);
+	if (ret)
+		return ret;
+	mutex_lock(&execns_unshare_lock);
+	ret = execns_forbid_unshare ? execns_unshare_apply(true) : 0;
+	if (!ret)
+		execns_unshare_ready = true;
+	mutex_unlock(&execns_unshare_lock);
+	if (ret)
+		execns_hook_uninit(&execns_unshare_hook);
+	return ret;
+}
+
+void execns_unshare_uninit(void)
+{
+	mutex_lock(&execns_unshare_lock);
+	execns_unshare_ready = false;
+	mutex_unlock(&execns_unshare_lock);
+	execns_hook_uninit(&execns_unshare_hook);
+}
