@@ -42,7 +42,7 @@ download() {
 
 	rm -rf "$ROOT$dl" && mkdir -p "$ROOT$dl"
 	extra=$(in_root apt-cache depends "$image" | awk -v a="$abi" '
-		$1 == "Depends:" && ($2 == "linux-binary-" a || $2 == "linux-modules-" a) { print $2 }')
+		$1 == "Depends:" && ($2 == "linux-binary-" a || $2 == "linux-modules-" a) { printf "%s ", $2 }')
 	logged "download-$name.log" in_root sh -c "cd $dl && apt-get download $image $extra" ||
 		die "downloading $image failed (log: $LOGS/download-$name.log; if the archive dropped it, 'make fetch-refresh')"
 	mkdir -p "$x"
