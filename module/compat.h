@@ -61,6 +61,31 @@
 #endif
 
 /*
+ * Whether exec moves the task into its time_ns_for_children:
+ * begin_new_exec() calls exec_task_namespaces() after exec_mmap() since
+ * 6.x (not in 6.1, where only fork does).  When it does, the nsproxy that
+ * execns installs after the exec must carry that time namespace too.
+ */
+#ifdef EXECNS_HAVE_EXEC_TASK_NAMESPACES
+#define EXECNS_EXEC_ENTERS_TIME_NS true
+#else
+#define EXECNS_EXEC_ENTERS_TIME_NS false
+#endif
+
+/*
+ * Dropping a time namespace reference that is known not to be the last
+ * (put_time_ns() would reach free_time_ns(), which is not exported).  The
+ * count is ns.count until 7.x, whose ns_ref_put() also ignores the
+ * initial namespaces; either warns if the count does reach zero, which
+ * would mean a leak, never a use-after-free.
+ */
+#ifdef EXECNS_HAVE_NS_REF_PUT
+#define execns_put_time_ns_nonfinal(tns) WARN_ON_ONCE(ns_ref_put(tns))
+#else
+#define execns_put_time_ns_nonfinal(tns) refcount_dec(&(tns)->ns.count)
+#endif
+
+/*
  * The per-user counters still in struct user_struct, each behind the
  * config option that gives it a field.
  */

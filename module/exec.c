@@ -16,9 +16,13 @@
  *
  * CLONE_NEWUSER is the seed's user namespace: a new uid table (uidtab.c)
  * with a fresh user_struct for the caller's uid, built in step 1.  The exec
- * itself puts it in the credentials it commits (probes.c watches
+ * itself puts it in the credentials it commits (handover.c hooks
  * commit_creds() for this task), so the switch happens exactly at the point
  * of no return and a failed exec never saw it.
+ *
+ * Where the exec itself moves the task into another namespace (its
+ * time_ns_for_children, see execns_carry_time_ns()), the prepared nsproxy
+ * follows, so that installing it never undoes what execve did.
  *
  * CLONE_NEWNS needs a private fs_struct because copy_mnt_ns() rewrites the
  * root and cwd of the fs_struct it is given into the new mount tree at once;
@@ -30,11 +34,14 @@
 #include <linux/sched/task.h>
 #include <linux/sched/signal.h>
 #include <linux/nsproxy.h>
+#include <linux/time_namespace.h>
 #include <linux/fs_struct.h>
 #include <linux/shm.h>
 #include <linux/sem.h>
 #include <linux/cred.h>
 #include <linux/capability.h>
+#include <linux/mm_types.h>
+#include <linux/auxvec.h>
 #include <asm/ptrace.h>
 #include "exec.h"
 #include "symbols.h"
@@ -60,6 +67,31 @@ struct execns_ctx {
 static int execns_fs_check_private(void)
 {
 	return READ_ONCE(current->fs->users) > get_nr_threads(current) ? -EINVAL : 0;
+}
+
+/*
+ * The exec moves the task into its time_ns_for_children
+ * (exec_task_namespaces(), where the kernel has it) and points the vDSO at
+ * that namespace's offsets; the nsproxy installed at commit replaces the
+ * one the exec made, so it must carry the same time namespace, or the
+ * program's clock_gettime() would read the old namespace while /proc shows
+ * it.  Done here, before the exec, while current->nsproxy still holds a
+ * reference on both namespaces: dropping nsp's reference on the old one is
+ * never the last, and a failed exec frees nsp with balanced references.
+ * nsp is not installed yet, so it holds no "active" references (7.x);
+ * switch_task_namespaces() takes them for whatever it carries.  With
+ * CLONE_NEWTIME in the flags, nsp->time_ns_for_children is the new
+ * namespace: the program's children enter it, the program does not.
+ */
+static void execns_carry_time_ns(struct nsproxy *nsp)
+{
+	struct time_namespace *next = current->nsproxy->time_ns_for_children;
+
+	if (!EXECNS_EXEC_ENTERS_TIME_NS || !nsp || nsp->time_ns == next)
+		return;
+	get_time_ns(next);
+	execns_put_time_ns_nonfinal(nsp->time_ns);
+	nsp->time_ns = next;
 }
 
 static int execns_prepare(struct execns_ctx *ctx)
@@ -91,6 +123,7 @@ static int execns_prepare(struct execns_ctx *ctx)
 						      &ctx->nsp, NULL, ctx->fs);
 	if (ret)
 		goto free_fs;
+	execns_carry_time_ns(ctx->nsp);
 
 	if (ctx->flags & CLONE_NEWUSER) {
 		/* The hooks are live before any task can be in the table. */
@@ -155,16 +188,50 @@ static void execns_install_fs(struct fs_struct *new_fs)
 		execns_call(free_fs_struct)(old);
 }
 
-/* The seed's flush_all_old_files(): close_range(3, ~0U, 0), which cannot fail. */
-static void execns_close_all_files(void)
+static void execns_close_range(unsigned int first, unsigned int last)
 {
 	struct pt_regs regs = {
-		.di = 3,
-		.si = ~0U,
+		.di = first,
+		.si = last,
 		.dx = 0,
 	};
 
-	execns_call(x64_sys_close_range)(&regs);
+	if (first <= last)
+		execns_call(x64_sys_close_range)(&regs);
+}
+
+/*
+ * The descriptor a binfmt_misc 'O' (or 'C') entry opened on the binary for
+ * its interpreter, from the new program's auxv (AT_EXECFD), or -1.
+ * saved_auxv was written by this exec and only an exec of this task
+ * rewrites it.
+ */
+static int execns_exec_fd(void)
+{
+	const unsigned long *auxv = current->mm->saved_auxv;
+	unsigned int i;
+
+	for (i = 0; i + 1 < AT_VECTOR_SIZE && auxv[i] != AT_NULL; i += 2)
+		if (auxv[i] == AT_EXECFD)
+			return auxv[i + 1] <= INT_MAX ? (int)auxv[i + 1] : -1;
+	return -1;
+}
+
+/*
+ * The seed's flush_all_old_files(): close everything above 2, which cannot
+ * fail, except the interpreter's AT_EXECFD, which belongs to the new
+ * program (exec installed it).
+ */
+static void execns_close_all_files(void)
+{
+	int keep = execns_exec_fd();
+
+	if (keep > 2) {
+		execns_close_range(3, keep - 1);
+		execns_close_range(keep + 1, ~0U);
+	} else {
+		execns_close_range(3, ~0U);
+	}
 }
 
 static void execns_commit(struct execns_ctx *ctx)
@@ -186,10 +253,32 @@ static void execns_commit(struct execns_ctx *ctx)
 }
 
 /*
- * Around the exec, the commit_creds() probe may move ctx->user into the new
+ * Whether the task now runs as the table's user.  The hook puts the table
+ * user into the first cred this task commits during the exec, and that is
+ * not always the exec's own: task work run inside begin_new_exec() (from
+ * io_uring_task_cancel(): keyctl(KEYCTL_SESSION_TO_PARENT)'s session
+ * change, for one) commits a cred of its own first, which the exec's
+ * commit_creds() then replaces.  So check what the task holds, not only
+ * that the hand-over happened.  Reading the task's own creds needs no lock.
+ */
+static bool execns_runs_as(const struct user_struct *user)
+{
+	return current_cred()->user == user && current_real_cred()->user == user;
+}
+
+/*
+ * Around the exec, the commit_creds() hook may move ctx->user into the new
  * credentials.  Afterwards drop whichever user_struct reference is ours: the
- * one the new credentials no longer hold, or the unused table user (which
- * ends the table).  free_uid() routes either to its own table.
+ * one the cred it went into no longer holds, or the unused table user (which
+ * ends the table).  free_uid() routes either to its own table.  If the
+ * table user went into a cred the exec then replaced, that cred's release
+ * drops it; the balance is the same.
+ *
+ * No guest test forces the task-work case: it needs a keyctl session
+ * change queued by another process while this task is inside execns,
+ * between the syscall's entry and begin_new_exec(), plus an io_uring
+ * request still in flight so that io_uring_task_cancel() runs task work;
+ * that cannot be ordered from userspace without racing.
  */
 static long execns_execve_user(struct execns_ctx *ctx,
 			       const struct pt_regs *uregs, bool compat)
@@ -203,7 +292,7 @@ static long execns_execve_user(struct execns_ctx *ctx,
 	execns_cred_swap_begin(&ctx->swap, ctx->user);
 	ret = execns_execve(uregs, compat);
 	drop = execns_cred_swap_end(&ctx->swap);
-	if (!ret && drop == ctx->user) {
+	if (!ret && !execns_runs_as(ctx->user)) {
 		/* Past the point of no return, yet not in the table: never run half-switched. */
 		pr_err("pid %d: new credentials missed the uid table; killing it\n",
 		       task_pid_nr(current));

@@ -51,6 +51,7 @@ make_initramfs() {
 	install -m 755 "$TOP/tests/guest/run-tests" "$r/usr/local/bin/execns-run-tests"
 	cp "$TOP"/tests/guest/build/* "$r/usr/local/bin/"
 	cp "$(kmod "$kernel")" "$r/lib/modules/execns.ko"
+	[ ! -d "$kd/modules" ] || cp -r "$kd/modules" "$r/lib/modules/extra"
 	printf '%s\n' "$mode" >"$r/etc/execns/mode"
 	printf '%s\n' "${PARAMS:-}" >"$r/etc/execns/params"
 	printf '%s\n' "$cmd" >"$r/etc/execns/cmd"
