@@ -20,13 +20,18 @@ install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	$(MAKE) -C userspace install PREFIX=$(PREFIX)
 
-DKMS_SRC := /usr/src/execns-0.1
+VERSION := $(shell cat VERSION)
+DKMS_SRC := /usr/src/execns-$(VERSION)
 dkms-install:
 	mkdir -p $(DKMS_SRC)
-	cp -r Kbuild dkms.conf module $(DKMS_SRC)/
-	dkms add -m execns -v 0.1
-	dkms build -m execns -v 0.1
-	dkms install -m execns -v 0.1
+	cp -r Kbuild VERSION module $(DKMS_SRC)/
+	sed 's/@VERSION@/$(VERSION)/' dkms.conf >$(DKMS_SRC)/dkms.conf
+	dkms add -m execns -v $(VERSION)
+	dkms build -m execns -v $(VERSION)
+	dkms install -m execns -v $(VERSION)
+
+uninstall:
+	$(MAKE) -C userspace uninstall PREFIX=$(PREFIX)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
@@ -48,7 +53,7 @@ vm-run: deps
 	@$(H)/vm.sh $(KERNEL) run "$$CMD" "$(ADD)"
 
 # SystemTap scripts in the guest around CMD, e.g.
-# make stap-run KERNEL=trixie SCRIPT=stap/execns-trace.stp CMD="execns -u true"
+# make stap-run KERNEL=trixie SCRIPT=stap/execns-trace.stp CMD="execns -t true"
 stap-run: deps
 	@$(H)/stap-run.sh $(KERNEL) "$(SCRIPT)" "$$CMD" "$(ADD)"
 
@@ -78,4 +83,4 @@ stress: deps
 kmod: deps
 	@$(H)/build-module.sh $(KERNEL) $(EXTRA)
 
-.PHONY: all module userspace install dkms-install clean deps guest-progs check lint vm-run shell demo fetch kmod bench stress
+.PHONY: all module userspace install uninstall dkms-install clean deps guest-progs check lint vm-run shell demo fetch kmod bench stress

@@ -85,4 +85,4 @@ module_exit(execns_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("execns(2): execve with namespace unsharing, and per-namespace uid tables");
 MODULE_AUTHOR("The execns authors");
-MODULE_VERSION("0.1");
+MODULE_VERSION(EXECNS_VERSION);

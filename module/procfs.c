@@ -6,11 +6,14 @@
  *            unix_inflight N locked_vm N watches N"
  *   self:   "ID"
  *   stats:  "tables N", "user_allocs N", "user_frees N", "users N"
+ *   pids:   "PID ID" for each task in a module table, PIDs as seen from
+ *           the reader's PID namespace (execns --which)
  */
 #include <linux/kernel.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/cred.h>
+#include <linux/sched/signal.h>
 #include "procfs.h"
 #include "uidtab.h"
 #include "uidhooks.h"
@@ -36,6 +39,31 @@ static int execns_self_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/*
+ * Every thread, not only group leaders: threads may hold different
+ * credentials.  Tasks and their credentials are freed after an RCU grace
+ * period, and execns_uidtab_of() is lockless, so RCU is all this needs;
+ * the list may miss tasks forked or exiting meanwhile, as /proc does.
+ */
+static int execns_pids_show(struct seq_file *m, void *v)
+{
+	struct task_struct *g, *t;
+	struct execns_uidtab *tab;
+	pid_t nr;
+
+	if (!execns_uidtab_count())
+		return 0;
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		tab = execns_uidtab_of(__task_cred(t)->user);
+		nr = tab ? task_pid_vnr(t) : 0;
+		if (nr)
+			seq_printf(m, "%d %llu\n", nr, execns_uidtab_id(tab));
+	}
+	rcu_read_unlock();
+	return 0;
+}
+
 int execns_procfs_init(void)
 {
 	execns_proc_dir = proc_mkdir("execns", NULL);
@@ -43,7 +71,8 @@ int execns_procfs_init(void)
 		return -ENOMEM;
 	if (!proc_create_single("tables", 0444, execns_proc_dir, execns_tables_show) ||
 	    !proc_create_single("self", 0444, execns_proc_dir, execns_self_show) ||
-	    !proc_create_single("stats", 0444, execns_proc_dir, execns_stats_show)) {
+	    !proc_create_single("stats", 0444, execns_proc_dir, execns_stats_show) ||
+	    !proc_create_single("pids", 0444, execns_proc_dir, execns_pids_show)) {
 		proc_remove(execns_proc_dir);
 		return -ENOMEM;
 	}

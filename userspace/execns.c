@@ -3,13 +3,29 @@
  * execns(1): run a program in new namespaces.  The execns syscall unshares
  * them and executes the program in one step, so that nothing of this
  * process survives into the new namespaces.  See execns(1) and execns(2).
+ *
+ * What must happen inside the new namespaces (a fork into the new PID
+ * namespace, mounts, credentials, time offsets) cannot happen before the
+ * call, so for those options execns runs in two stages: the first calls
+ * execns(2) on itself with a private "--stage2=PATH" argument in front of
+ * the original arguments; the second parses them again, does the work and
+ * executes the program (PATH: resolved by the first stage, or empty when
+ * only the second can resolve it).  Descriptors above 2 are gone by then,
+ * so argv carries everything.
  */
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <grp.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "execns.h"
@@ -19,6 +35,7 @@
 #endif
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define PROC_PIDS "/proc/execns/pids"
 
 /* Exit codes as in env(1); otherwise the status is the program's own. */
 enum {
@@ -28,8 +45,9 @@ enum {
 };
 
 /*
- * One row per namespace.  -u keeps the 2006 meaning (the uid table), so UTS
- * takes -H (host name) instead of unshare(1)'s -u.
+ * One row per namespace, named as in unshare(1) where the name means the
+ * same.  -u is not here: unshare(1) users mean UTS by it and execns 0.1
+ * users the uid table, so it is refused unless --seed-compat says which.
  */
 static const struct namespace {
 	int flag;
@@ -45,8 +63,103 @@ static const struct namespace {
 	{ CLONE_NEWPID,    'p', "pid",    "pid",    "unshare the PID namespace (for children)" },
 	{ CLONE_NEWCGROUP, 'C', "cgroup", "cgroup", "unshare the cgroup namespace" },
 	{ CLONE_NEWTIME,   'T', "time",   "time",   "unshare the time namespace (for children)" },
-	{ CLONE_NEWUSER,   'u', "user",   NULL,     "unshare the execns uid accounting table" },
+	{ EXECNS_NEWUIDTABLE, 't', "uid-table", NULL, "a new execns uid accounting table" },
 };
+
+/* Long-only options take values above any short option's. */
+enum {
+	OPT_KILL_CHILD = CHAR_MAX + 1,
+	OPT_MOUNT_PROC,
+	OPT_PROPAGATION,
+	OPT_MONOTONIC,
+	OPT_BOOTTIME,
+	OPT_WHICH,
+	OPT_SEED_COMPAT,
+	OPT_USER,		/* --user: kept for --seed-compat */
+	OPT_NOT_APPLICABLE,
+	OPT_STAGE2,
+};
+
+static const struct action {
+	struct option lo;
+	char opt;		/* short option, 0: none */
+	const char *arg;	/* for --help */
+	const char *help;	/* NULL: not listed */
+} actions[] = {
+	{ { "fork", no_argument, NULL, 'f' }, 'f', NULL,
+	  "fork; the program becomes PID 1 of a new PID namespace" },
+	{ { "kill-child", optional_argument, NULL, OPT_KILL_CHILD }, 0, "[=SIG]",
+	  "with --fork: SIG (KILL) to the program when execns dies" },
+	{ { "mount-proc", optional_argument, NULL, OPT_MOUNT_PROC }, 0, "[=DIR]",
+	  "mount a new proc on DIR (/proc); implies --mount" },
+	{ { "propagation", required_argument, NULL, OPT_PROPAGATION }, 0, " MODE",
+	  "private (default), shared, slave or unchanged" },
+	{ { "setuid", required_argument, NULL, 'S' }, 'S', " UID",
+	  "set the user ID for the program" },
+	{ { "setgid", required_argument, NULL, 'G' }, 'G', " GID",
+	  "set the group ID, and drop supplementary groups" },
+	{ { "monotonic", required_argument, NULL, OPT_MONOTONIC }, 0, " SECS",
+	  "with --time: offset of CLOCK_MONOTONIC" },
+	{ { "boottime", required_argument, NULL, OPT_BOOTTIME }, 0, " SECS",
+	  "with --time: offset of CLOCK_BOOTTIME" },
+	{ { "root", required_argument, NULL, 'R' }, 'R', " DIR",
+	  "change the root directory to DIR" },
+	{ { "wd", required_argument, NULL, 'w' }, 'w', " DIR",
+	  "change the working directory to DIR" },
+	{ { "which", required_argument, NULL, OPT_WHICH }, 0, " PID",
+	  "print the uid table of process PID (0: the kernel's)" },
+	{ { "seed-compat", no_argument, NULL, OPT_SEED_COMPAT }, 0, NULL,
+	  "-u and --user mean --uid-table, as in execns 0.1" },
+	{ { "help", no_argument, NULL, 'h' }, 'h', NULL, "display this help" },
+	{ { "version", no_argument, NULL, 'V' }, 'V', NULL,
+	  "display the versions of execns and of the loaded module" },
+	/* Traps and leftovers of unshare(1), refused with a hint. */
+	{ { "user", no_argument, NULL, OPT_USER }, 'U', NULL, NULL },
+	{ { "map-root-user", no_argument, NULL, OPT_NOT_APPLICABLE }, 0, NULL, NULL },
+	{ { "map-current-user", no_argument, NULL, OPT_NOT_APPLICABLE }, 0, NULL, NULL },
+	{ { "map-user", required_argument, NULL, OPT_NOT_APPLICABLE }, 0, NULL, NULL },
+	{ { "map-group", required_argument, NULL, OPT_NOT_APPLICABLE }, 0, NULL, NULL },
+	{ { "map-users", required_argument, NULL, OPT_NOT_APPLICABLE }, 0, NULL, NULL },
+	{ { "map-groups", required_argument, NULL, OPT_NOT_APPLICABLE }, 0, NULL, NULL },
+	{ { "map-auto", no_argument, NULL, OPT_NOT_APPLICABLE }, 0, NULL, NULL },
+	{ { "setgroups", required_argument, NULL, OPT_NOT_APPLICABLE }, 0, NULL, NULL },
+	{ { "keep-caps", no_argument, NULL, OPT_NOT_APPLICABLE }, 0, NULL, NULL },
+	{ { "stage2", required_argument, NULL, OPT_STAGE2 }, 0, NULL, NULL },
+};
+
+enum { NR_LONG = ARRAY_SIZE(namespaces) + ARRAY_SIZE(actions) };
+
+static const struct {
+	const char *name;
+	unsigned long flags;	/* 0: unchanged */
+} propagations[] = {
+	{ "private", MS_REC | MS_PRIVATE },
+	{ "shared", MS_REC | MS_SHARED },
+	{ "slave", MS_REC | MS_SLAVE },
+	{ "unchanged", 0 },
+};
+
+struct opts {
+	int flags;
+	int kill_sig;		/* 0: none */
+	bool fork;
+	bool seed_compat;
+	const char *u_word;	/* -u or --user as typed, until resolved */
+	const char *proc_dir;
+	int propagation;	/* index in propagations[], -1: default */
+	bool set_uid, set_gid;
+	uid_t uid;
+	gid_t gid;
+	const char *monotonic, *boottime;
+	const char *root, *wd;
+	long which;		/* 0: not asked */
+	const char *stage2;	/* NULL in the first stage */
+};
+
+static const char *me(void)
+{
+	return program_invocation_short_name;
+}
 
 /* Exit from --help or --version, failing if the output was lost. */
 static void __attribute__((noreturn)) exit_stdout(void)
@@ -58,19 +171,33 @@ static void __attribute__((noreturn)) exit_stdout(void)
 
 static void __attribute__((noreturn)) usage(void)
 {
-	const char *name = program_invocation_short_name;
+	char buf[40];
 	size_t i;
 
-	printf("Usage:\n %s [options] [--] <program> [<argument>...]\n\n", name);
+	printf("Usage:\n %s [options] [--] <program> [<argument>...]\n"
+	       " %s --which <pid>\n\n", me(), me());
 	puts("Run a program in new namespaces: unshare them and execute it in one\n"
 	     "step, closing every file descriptor above 2.");
 	puts("\nNamespaces:");
 	for (i = 0; i < ARRAY_SIZE(namespaces); i++)
-		printf(" -%c, --%-10s%s\n", namespaces[i].opt,
+		printf(" -%c, --%-16s%s\n", namespaces[i].opt,
 		       namespaces[i].name, namespaces[i].help);
-	puts("\nOptions:");
-	printf(" -h, --%-10s%s\n", "help", "display this help");
-	printf(" -V, --%-10s%s\n", "version", "display the version");
+	puts("\nInside the new namespaces:");
+	for (i = 0; i < ARRAY_SIZE(actions); i++) {
+		const struct action *a = &actions[i];
+
+		if (!a->help)
+			continue;
+		if (a->lo.val == OPT_WHICH)
+			puts("\nOther options:");
+		snprintf(buf, sizeof(buf), "%s%s", a->lo.name, a->arg ? a->arg : "");
+		if (a->opt)
+			printf(" -%c, --%-16s%s\n", a->opt, buf, a->help);
+		else
+			printf("     --%-16s%s\n", buf, a->help);
+	}
+	puts("\nNo kernel user namespace is made: --user, --map-*, --setgroups and\n"
+	     "--keep-caps do not apply, and every namespace needs CAP_SYS_ADMIN.");
 	puts("\nExit status:\n"
 	     " 125 if execns fails, 126 if the program cannot run, 127 if it is\n"
 	     " not found; otherwise the program's own status.");
@@ -78,67 +205,247 @@ static void __attribute__((noreturn)) usage(void)
 	exit_stdout();
 }
 
-/*
- * Find the program like execvp(3): a name with a slash is used as is;
- * otherwise each PATH entry is tried in turn (an empty one is the current
- * directory).  Go on past entries where the program is absent, remember
- * EACCES so that a program found but not executable is reported as such,
- * and stop at any other error: it concerns the program found, or execns
- * itself.  Returns only on failure, with errno set.
- */
-static void exec_path(int flags, const char *file, char *const argv[])
+/* The first line of path, without its newline, or NULL. */
+static char *read_line(const char *path, char *buf, size_t len)
 {
-	const char *path = getenv("PATH"), *dir, *end;
-	int eacces = 0, saved;
-	char *buf;
+	FILE *f = fopen(path, "re");
+	char *s;
 
-	if (strchr(file, '/')) {
-		execns(flags, file, argv, environ);
-		return;
-	}
-	if (!*file) {
-		errno = ENOENT;
-		return;
-	}
-	if (!path)
-		path = "/bin:/usr/bin";
-	buf = malloc(strlen(path) + strlen(file) + 2);
-	if (!buf)
-		return;
-	for (dir = path; ; dir = end + 1) {
-		end = strchrnul(dir, ':');
-		if (end == dir)
-			strcpy(buf, file);
-		else
-			sprintf(buf, "%.*s/%s", (int)(end - dir), dir, file);
-		execns(flags, buf, argv, environ);
-		switch (errno) {
-		case EACCES:
-			eacces = 1;
-			break;
-		case ENOENT:
-		case ENOTDIR:
-		case ESTALE:
-		case ENODEV:
-		case ETIMEDOUT:
-			break;
-		default:
-			goto out;
-		}
-		if (!*end) {
-			if (eacces)
-				errno = EACCES;
-			break;
-		}
-	}
-out:
-	saved = errno;
-	free(buf);
-	errno = saved;
+	if (!f)
+		return NULL;
+	s = fgets(buf, len, f);
+	fclose(f);
+	if (s)
+		s[strcspn(s, "\n")] = '\0';
+	return s;
 }
 
-/* EINVAL: name the requested namespace that this kernel or module lacks. */
-static void __attribute__((noreturn)) fail_einval(int flags)
+static void __attribute__((noreturn)) version(void)
+{
+	char buf[64];
+
+	printf("%s %s\n", me(), EXECNS_VERSION);
+	if (read_line(EXECNS_SYSFS_VERSION, buf, sizeof(buf)))
+		printf("module %s\n", buf);
+	else
+		puts("module not loaded");
+	exit_stdout();
+}
+
+/* --which PID: one number, the table id, as /proc/execns/self prints it. */
+static void __attribute__((noreturn)) which(long pid)
+{
+	char line[64], proc[32];
+	FILE *f = fopen(PROC_PIDS, "re");
+	long p;
+	unsigned long long id;
+
+	if (!f)
+		err(EXIT_EXECNS, "%s (the execns module is not loaded, or older than 0.2)",
+		    PROC_PIDS);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%ld %llu", &p, &id) == 2 && p == pid) {
+			fclose(f);
+			printf("%llu\n", id);
+			exit_stdout();
+		}
+	}
+	fclose(f);
+	/* Not listed: in the kernel's own table, if it exists at all. */
+	snprintf(proc, sizeof(proc), "/proc/%ld", pid);
+	if (access(proc, F_OK))
+		errx(EXIT_EXECNS, "no process %ld in this PID namespace", pid);
+	puts("0");
+	exit_stdout();
+}
+
+/* A decimal number in [min, max], or exit naming the option. */
+static long long number(const char *s, long long min, long long max,
+			const char *opt)
+{
+	long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (!*s || *end || errno || v < min || v > max)
+		errx(EXIT_EXECNS, "--%s: '%s' is not a number from %lld to %lld",
+		     opt, s, min, max);
+	return v;
+}
+
+/* SIG: a number, or a name with or without "SIG" (KILL, SIGTERM, ...). */
+static int signal_number(const char *s)
+{
+	const char *name = strncasecmp(s, "SIG", 3) ? s : s + 3;
+	const char *abbrev;
+	int sig;
+
+	if (*s >= '0' && *s <= '9')
+		return number(s, 1, SIGRTMAX, "kill-child");
+	for (sig = 1; sig < SIGRTMIN; sig++) {
+		abbrev = sigabbrev_np(sig);
+		if (abbrev && !strcasecmp(abbrev, name))
+			return sig;
+	}
+	errx(EXIT_EXECNS, "--kill-child: unknown signal '%s'", s);
+}
+
+static void parse_action(struct opts *o, int c, const char *word)
+{
+	size_t i;
+
+	switch (c) {
+	case 'f':
+		o->fork = true;
+		break;
+	case OPT_KILL_CHILD:
+		o->kill_sig = optarg ? signal_number(optarg) : SIGKILL;
+		break;
+	case OPT_MOUNT_PROC:
+		o->proc_dir = optarg ? optarg : "/proc";
+		break;
+	case OPT_PROPAGATION:
+		for (i = 0; i < ARRAY_SIZE(propagations); i++)
+			if (!strcmp(optarg, propagations[i].name))
+				break;
+		if (i == ARRAY_SIZE(propagations))
+			errx(EXIT_EXECNS, "--propagation: '%s' is not private, shared, slave or unchanged",
+			     optarg);
+		o->propagation = i;
+		break;
+	case 'S':
+		o->uid = number(optarg, 0, (uid_t)-2, "setuid");
+		o->set_uid = true;
+		break;
+	case 'G':
+		o->gid = number(optarg, 0, (gid_t)-2, "setgid");
+		o->set_gid = true;
+		break;
+	case OPT_MONOTONIC:
+		number(optarg, LLONG_MIN, LLONG_MAX, "monotonic");
+		o->monotonic = optarg;
+		break;
+	case OPT_BOOTTIME:
+		number(optarg, LLONG_MIN, LLONG_MAX, "boottime");
+		o->boottime = optarg;
+		break;
+	case 'R':
+		o->root = optarg;
+		break;
+	case 'w':
+		o->wd = optarg;
+		break;
+	case OPT_WHICH:
+		o->which = number(optarg, 1, INT_MAX, "which");
+		break;
+	case OPT_SEED_COMPAT:
+		o->seed_compat = true;
+		break;
+	case 'u':
+		o->u_word = "-u";
+		break;
+	case OPT_USER:
+		o->u_word = "--user";
+		break;
+	case 'U':
+		errx(EXIT_EXECNS, "-U: execns makes no kernel user namespace; for a new uid accounting table say -t/--uid-table");
+	case OPT_NOT_APPLICABLE:
+		errx(EXIT_EXECNS, "%s does not apply: execns makes no kernel user namespace (see execns(1))",
+		     word);
+	case OPT_STAGE2:
+		o->stage2 = optarg;
+		break;
+	case 'h':
+		usage();
+	case 'V':
+		version();
+	default:
+		/* getopt has said what was wrong, in one line. */
+		exit(EXIT_EXECNS);
+	}
+}
+
+static void parse(struct opts *o, int argc, char *argv[])
+{
+	struct option longopts[NR_LONG + 1] = { { 0 } };
+	/* '+': stop at the program, whose options are its own; -u traps. */
+	char optstring[3 * NR_LONG + 8] = "+u";
+	size_t i, n = 0, len = 2;
+	int c;
+
+	for (i = 0; i < ARRAY_SIZE(namespaces); i++) {
+		longopts[n++] = (struct option){ namespaces[i].name, no_argument,
+						 NULL, namespaces[i].opt };
+		optstring[len++] = namespaces[i].opt;
+	}
+	for (i = 0; i < ARRAY_SIZE(actions); i++) {
+		longopts[n++] = actions[i].lo;
+		if (!actions[i].opt)
+			continue;
+		optstring[len++] = actions[i].opt;
+		if (actions[i].lo.has_arg == required_argument)
+			optstring[len++] = ':';
+	}
+
+	/* getopt's own messages name argv[0]: make it "execns", as ours. */
+	if (argc > 0)
+		argv[0] = program_invocation_short_name;
+	o->propagation = -1;
+	for (;;) {
+		/* Without permutation argv[optind] is the word being parsed. */
+		const char *word = optind < argc ? argv[optind] : "";
+
+		c = getopt_long(argc, argv, optstring, longopts, NULL);
+		if (c == -1)
+			break;
+		for (i = 0; i < ARRAY_SIZE(namespaces); i++)
+			if (c == namespaces[i].opt)
+				break;
+		if (i < ARRAY_SIZE(namespaces))
+			o->flags |= namespaces[i].flag;
+		else
+			parse_action(o, c, word);
+	}
+}
+
+/* Option combinations, and what one option implies, as in unshare(1). */
+static void check(struct opts *o, int argc, char *argv[])
+{
+	if (o->u_word && !o->seed_compat && !strcmp(o->u_word, "-u"))
+		errx(EXIT_EXECNS, "-u is ambiguous: say -H/--uts for the UTS namespace (unshare(1)'s -u) or -t/--uid-table for a uid table (execns 0.1's -u)");
+	if (o->u_word && !o->seed_compat)
+		errx(EXIT_EXECNS, "--user: execns makes no kernel user namespace; for a new uid accounting table say -t/--uid-table");
+	if (o->u_word)
+		o->flags |= EXECNS_NEWUIDTABLE;
+	if (o->which)
+		which(o->which);
+	if (o->kill_sig)
+		o->fork = true;
+	if (o->proc_dir)
+		o->flags |= CLONE_NEWNS;
+	if (o->propagation >= 0 && !(o->flags & CLONE_NEWNS))
+		errx(EXIT_EXECNS, "--propagation applies to a new mount namespace only: add -m/--mount");
+	if ((o->monotonic || o->boottime) && !(o->flags & CLONE_NEWTIME))
+		errx(EXIT_EXECNS, "--monotonic and --boottime set a new time namespace's offsets: add -T/--time");
+	if (o->propagation < 0)
+		o->propagation = 0;	/* private, as unshare(1) */
+	if (optind >= argc)	/* also when argc is 0 */
+		errx(EXIT_EXECNS, "no program given: see '%s --help'", me());
+	if (!*argv[optind])
+		errx(EXIT_EXECNS, "the program name is empty");
+}
+
+/* Whether anything must happen between the switch and the program. */
+static bool needs_stage2(const struct opts *o)
+{
+	return o->fork || o->proc_dir || o->set_uid || o->set_gid ||
+	       o->monotonic || o->boottime || o->root || o->wd ||
+	       ((o->flags & CLONE_NEWNS) && propagations[o->propagation].flags);
+}
+
+/* EINVAL from execns(2): name the cause this process can see. */
+static void __attribute__((noreturn)) fail_einval(int flags, const char *file)
 {
 	char path[64];
 	size_t i;
@@ -154,102 +461,237 @@ static void __attribute__((noreturn)) fail_einval(int flags)
 			errx(EXIT_EXECNS, "this kernel has no %s namespaces (no %s): drop --%s",
 			     ns->name, path, ns->name);
 	}
-	if (flags & CLONE_NEWUSER)
-		errx(EXIT_EXECNS, "the loaded execns module does not support --user (its uid table namespace): drop -u");
-	errx(EXIT_EXECNS, "the execns module rejected the namespace flags (Invalid argument): see execns(2)");
+	if (flags & CLONE_NEWNS)
+		errx(EXIT_EXECNS, "Invalid argument: --mount needs a root and working directory of this process's own, and it shares them with another process (clone(2) CLONE_FS)");
+	/* Every flag is valid here, so the exec itself refused the file. */
+	errx(EXIT_CANNOT_RUN, "%s: cannot execute: Invalid argument (a malformed executable or interpreter)",
+	     file);
 }
 
-/* Report why the program did not start, in one line, and exit. */
-static void __attribute__((noreturn)) fail(int flags, const char *file)
+/* The seccomp mode of this process (2: filtered), or -1. */
+static int seccomp_mode(void)
 {
-	int e = errno;
-	const char *where = strchr(file, '/') ? "" : " in PATH";
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "re");
+	int mode = -1;
 
-	switch (e) {
-	case ENOSYS:
-		if (execns_available())
-			errx(EXIT_EXECNS, "the syscall slot in %s does not answer: reload the execns module",
-			     EXECNS_SYSFS_NR_FILE);
-		if (access(EXECNS_SYSFS_DIR, F_OK))
-			errx(EXIT_EXECNS, "the execns module is not loaded (no %s): run 'insmod execns.ko' or 'modprobe execns'",
-			     EXECNS_SYSFS_NR_FILE);
-		/* Loaded, but without a slot for this ABI (e.g. i386). */
-		errx(EXIT_EXECNS, "the loaded execns module has no syscall slot for this program's ABI (no valid %s): see 'modinfo execns'",
-		     EXECNS_SYSFS_NR_FILE);
-	case EPERM:
-		/* Without flags nothing is unshared: the exec itself refused. */
-		if (!flags)
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Seccomp: %d", &mode) == 1)
 			break;
-		errx(EXIT_EXECNS, "%s: unsharing namespaces needs CAP_SYS_ADMIN: run as root",
-		     strerror(e));
-	case EINVAL:
-		fail_einval(flags);
-	case ENOSPC:
-	case EUSERS:
-		errx(EXIT_EXECNS, "%s: too many namespaces: see /proc/sys/user/max_*_namespaces",
-		     strerror(e));
+	fclose(f);
+	return mode;
+}
+
+static void __attribute__((noreturn)) fail_enosys(void)
+{
+	char nr[32];
+
+	if (execns_available()) {
+		read_line(EXECNS_SYSFS_NR_FILE, nr, sizeof(nr));
+		if (seccomp_mode() == 2)
+			errx(EXIT_EXECNS, "syscall %s answered ENOSYS although the execns module is loaded: a seccomp filter on this process (Seccomp: 2 in /proc/self/status) most likely refuses it",
+			     nr);
+		errx(EXIT_EXECNS, "syscall %s answered ENOSYS although the execns module is loaded, and no seccomp filter is on this process: reload the module",
+		     nr);
+	}
+	if (access(EXECNS_SYSFS_DIR, F_OK))
+		errx(EXIT_EXECNS, "the execns module is not loaded (no %s): run 'insmod execns.ko' or 'modprobe execns'",
+		     EXECNS_SYSFS_NR_FILE);
+	/* Loaded, but without a slot for this ABI (e.g. i386). */
+	errx(EXIT_EXECNS, "the loaded execns module has no syscall slot for this program's ABI (no valid %s): see 'modinfo execns'",
+	     EXECNS_SYSFS_NR_FILE);
+}
+
+/* Why the program did not start, from errno e, in one line; exits. */
+static void __attribute__((noreturn)) fail_program(int e, const char *file)
+{
+	switch (e) {
 	case ENOENT:
 		errx(EXIT_NOT_FOUND, "%s: not found%s (or its #! or ELF interpreter is missing)",
-		     file, where);
+		     file, strchr(file, '/') ? "" : " in PATH");
 	case EACCES:
-		errx(EXIT_CANNOT_RUN, "%s: %s: it needs execute permission, on a filesystem not mounted noexec",
+		errx(EXIT_CANNOT_RUN, "%s: %s: it needs execute permission, as a regular file on a filesystem not mounted noexec",
 		     file, strerror(e));
 	case ENOEXEC:
 		errx(EXIT_CANNOT_RUN, "%s: %s: not a binary this kernel runs (a script needs a #! line)",
 		     file, strerror(e));
+	case ENAMETOOLONG:
+		errx(EXIT_NOT_FOUND, "%s: %s", file, strerror(e));
 	}
 	errx(EXIT_CANNOT_RUN, "%s: cannot execute: %s", file, strerror(e));
 }
 
+/* Why execns(2) failed, in one line; exits.  self: it was execns's stage 2. */
+static void __attribute__((noreturn)) fail(int flags, const char *file, bool self)
+{
+	int e = errno;
+
+	switch (e) {
+	case ENOSYS:
+		fail_enosys();
+	case EPERM:
+		/* Without flags nothing is unshared: the exec itself refused. */
+		if (!flags)
+			break;
+		if (flags == EXECNS_NEWUIDTABLE)
+			errx(EXIT_EXECNS, "%s: a new uid table needs CAP_SYS_ADMIN: run as root",
+			     strerror(e));
+		errx(EXIT_EXECNS, "%s: unsharing namespaces needs CAP_SYS_ADMIN: run as root",
+		     strerror(e));
+	case EINVAL:
+		fail_einval(flags, file);
+	case ENOSPC:
+	case EUSERS:
+		errx(EXIT_EXECNS, "%s: too many namespaces: see /proc/sys/user/max_*_namespaces",
+		     strerror(e));
+	}
+	if (self)
+		errx(EXIT_EXECNS, "re-executing itself through /proc/self/exe for the second stage: %s%s",
+		     strerror(e), e == ENOENT ? " (is /proc mounted?)" : "");
+	fail_program(e, file);
+}
+
+/* --monotonic/--boottime, before anything enters the new time namespace. */
+static void set_time_offsets(const struct opts *o)
+{
+	char buf[128];
+	int len = 0;
+	FILE *f;
+
+	if (o->monotonic)
+		len += snprintf(buf + len, sizeof(buf) - len, "monotonic %s 0\n", o->monotonic);
+	if (o->boottime)
+		len += snprintf(buf + len, sizeof(buf) - len, "boottime %s 0\n", o->boottime);
+	if (!len)
+		return;
+	f = fopen("/proc/self/timens_offsets", "we");
+	if (!f || fputs(buf, f) == EOF || fclose(f))
+		err(EXIT_EXECNS, "setting the time namespace's offsets (/proc/self/timens_offsets)");
+}
+
+static pid_t child;
+
+/* The parent's SIGTERM and SIGHUP go to the program. */
+static void forward(int sig)
+{
+	kill(child, sig);
+}
+
+/*
+ * --fork: the child goes on to the program (PID 1 in a new PID namespace);
+ * the parent waits and exits as it did, re-raising a fatal signal.
+ */
+static void fork_program(const struct opts *o)
+{
+	struct sigaction sa = { .sa_handler = forward };
+	int status, sig;
+
+	child = fork();
+	if (child < 0)
+		err(EXIT_EXECNS, "fork");
+	if (!child) {
+		/*
+		 * A parent dying before this goes unnoticed: it cannot be
+		 * checked with getppid(), which is 0 in a new PID namespace.
+		 */
+		if (o->kill_sig && prctl(PR_SET_PDEATHSIG, o->kill_sig))
+			err(EXIT_EXECNS, "--kill-child: prctl(PR_SET_PDEATHSIG)");
+		return;
+	}
+	/* The terminal's ^C and ^\ reach the program's process group too. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	while (waitpid(child, &status, 0) < 0)
+		if (errno != EINTR)
+			err(EXIT_EXECNS, "waitpid");
+	if (WIFEXITED(status))
+		exit(WEXITSTATUS(status));
+	sig = WTERMSIG(status);
+	signal(sig, SIG_DFL);
+	raise(sig);
+	exit(128 + sig);
+}
+
+static void mount_proc(const struct opts *o)
+{
+	/*
+	 * Keep the new proc out of other namespaces: with --propagation
+	 * shared or unchanged the mount point may have peers outside.
+	 */
+	if (mount("none", o->proc_dir, NULL, MS_REC | MS_PRIVATE, NULL) &&
+	    !(errno == EINVAL && (propagations[o->propagation].flags & (MS_PRIVATE | MS_SLAVE))))
+		err(EXIT_EXECNS, "--mount-proc: making %s private", o->proc_dir);
+	if (mount("proc", o->proc_dir, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+		err(EXIT_EXECNS, "--mount-proc: mounting proc on %s", o->proc_dir);
+}
+
+/* Stage 2: in the new namespaces, before the program. */
+static void __attribute__((noreturn)) stage2(const struct opts *o, char *argv[])
+{
+	unsigned long prop = propagations[o->propagation].flags;
+	char path[PATH_MAX];
+	const char *file = argv[0];
+
+	/* Inside the new mount namespace only: the host's is never touched. */
+	if ((o->flags & CLONE_NEWNS) && prop && mount("none", "/", NULL, prop, NULL))
+		err(EXIT_EXECNS, "--propagation %s: changing / in the new mount namespace",
+		    propagations[o->propagation].name);
+	set_time_offsets(o);
+	if (o->fork)
+		fork_program(o);
+	if (o->root && chroot(o->root))
+		err(EXIT_EXECNS, "--root: chroot %s", o->root);
+	if ((o->root || o->wd) && chdir(o->wd ? o->wd : "/"))
+		err(EXIT_EXECNS, "--wd: chdir %s", o->wd ? o->wd : "/");
+	if (o->proc_dir)
+		mount_proc(o);
+	if (o->set_gid && (setgroups(0, NULL) || setgid(o->gid)))
+		err(EXIT_EXECNS, "--setgid %u", (unsigned int)o->gid);
+	if (o->set_uid && setuid(o->uid))
+		err(EXIT_EXECNS, "--setuid %u", (unsigned int)o->uid);
+
+	/* Empty: only here, after --root and --wd, do names mean anything. */
+	if (!*o->stage2 && execns_find_program(file, path, sizeof(path)))
+		fail_program(errno, file);
+	execv(*o->stage2 ? o->stage2 : path, argv);
+	fail_program(errno, file);
+}
+
 int main(int argc, char *argv[])
 {
-	enum { N = ARRAY_SIZE(namespaces) };
-	struct option longopts[N + 3] = {
-		[N]     = { "help",    no_argument, NULL, 'h' },
-		[N + 1] = { "version", no_argument, NULL, 'V' },
-	};
-	/* '+': stop at the program, whose options are its own. */
-	char optstring[N + 4] = "+hV";
-	int flags = 0, c;
-	size_t i;
+	struct opts o = { 0 };
+	char path[PATH_MAX], **argv2;
+	const char *file;
+	bool resolve;
 
-	for (i = 0; i < N; i++) {
-		longopts[i] = (struct option){ namespaces[i].name, no_argument,
-					       NULL, namespaces[i].opt };
-		optstring[3 + i] = namespaces[i].opt;
+	parse(&o, argc, argv);
+	check(&o, argc, argv);
+	file = argv[optind];
+	if (o.stage2)
+		stage2(&o, &argv[optind]);
+
+	/*
+	 * Find the program once, before the call: each failed execns(2)
+	 * would build and drop a whole set of namespaces and a uid table.
+	 * With --root or --wd the names are only meaningful in stage 2.
+	 */
+	resolve = !o.root && !o.wd;
+	if (resolve && execns_find_program(file, path, sizeof(path)))
+		fail_program(errno, file);
+	if (!needs_stage2(&o)) {
+		execns(o.flags, path, &argv[optind], environ);
+		fail(o.flags, file, false);
 	}
 
-	opterr = 0;	/* report bad options in one line, below */
-	for (;;) {
-		/* Without permutation argv[optind] is the word being parsed. */
-		const char *word = optind < argc ? argv[optind] : "";
-
-		c = getopt_long(argc, argv, optstring, longopts, NULL);
-		if (c == -1)
-			break;
-		switch (c) {
-		case 'h':
-			usage();
-		case 'V':
-			printf("%s %s\n", program_invocation_short_name,
-			       EXECNS_VERSION);
-			exit_stdout();
-		case '?':
-			if (!strncmp(word, "--", 2))
-				errx(EXIT_EXECNS, "invalid option '%s': see '%s --help'",
-				     word, program_invocation_short_name);
-			errx(EXIT_EXECNS, "invalid option '-%c': see '%s --help'",
-			     optopt, program_invocation_short_name);
-		default:
-			for (i = 0; i < N; i++)
-				if (c == namespaces[i].opt)
-					flags |= namespaces[i].flag;
-		}
-	}
-	if (optind >= argc)	/* also when argc is 0 */
-		errx(EXIT_EXECNS, "no program given: see '%s --help'",
-		     program_invocation_short_name);
-
-	exec_path(flags, argv[optind], &argv[optind]);
-	fail(flags, argv[optind]);
+	argv2 = calloc(argc + 2, sizeof(*argv2));
+	if (!argv2 || asprintf(&argv2[1], "--stage2=%s", resolve ? path : "") < 0)
+		err(EXIT_EXECNS, "memory");
+	argv2[0] = argv[0];
+	memcpy(&argv2[2], &argv[1], (argc - 1) * sizeof(*argv2));
+	execns(o.flags, "/proc/self/exe", argv2, environ);
+	fail(o.flags, "/proc/self/exe", true);
 }

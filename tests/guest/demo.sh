@@ -32,7 +32,7 @@ step "A failing execns (no such program) leaves the caller exactly as it was:"
 run execns --mount --uts /no/such/program
 echo "  exit status $? (127: not found, as env(1)); mount ns still $(readlink /proc/self/ns/mnt)"
 
-step "Per-user accounting: the same uid gets a fresh budget in a new uid table (execns --user)"
+step "Per-user accounting: the same uid gets a fresh budget in a new uid table (execns --uid-table)"
 echo 8 >/proc/sys/fs/epoll/max_user_watches
 echo "  fs.epoll.max_user_watches = 8 (per user)"
 mkfifo /tmp/hold
@@ -41,8 +41,8 @@ exec 8>/tmp/hold
 sleep 1
 echo "  in the global table, uid 1000's budget is spent:"
 demo-epoll try 1000
-echo "  execns --user: a new table, where uid 1000 starts from zero:"
-execns --user sh -c 'echo "  table $(cat /proc/execns/self)"; demo-epoll try 1000; cat /proc/execns/tables | sed "s/^/    /"'
+echo "  execns --uid-table: a new table, where uid 1000 starts from zero:"
+execns --uid-table sh -c 'echo "  table $(cat /proc/execns/self)"; demo-epoll try 1000; cat /proc/execns/tables | sed "s/^/    /"'
 exec 8>&-
 wait
 echo 1000000 >/proc/sys/fs/epoll/max_user_watches

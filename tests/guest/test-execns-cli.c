@@ -1,14 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The execns(1) CLI: namespaces by option, PATH search, the program's
- * own options passing through, and env(1)'s exit codes.
+ * The execns(1) CLI: namespaces by option, the -u/--user traps, the second
+ * stage (--fork, --kill-child, --mount-proc, --propagation, --setuid,
+ * --setgid, --monotonic, --boottime, --root, --wd), the PATH search made
+ * once, --which, --version, one-line errors and env(1)'s exit codes.
+ *
+ * Child modes, for the CLI to run: "clock" prints CLOCK_MONOTONIC in
+ * seconds, "cwd" the working directory.
  */
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <time.h>
 #include "util.h"
 
 #define CLI "/usr/local/bin/execns"
+#define SELF "/usr/local/bin/test-execns-cli"
+#define PROPDIR "/tmp/execns-cli-prop"
+#define ROOTDIR "/tmp/execns-cli-root"
 
-/* Run argv with stdout+stderr captured; returns the exit status (or -1). */
-static int run(char *const argv[], uid_t uid, char *out, size_t len)
+/* Before the exec of the CLI, in the child. */
+enum prep { PREP_NONE, PREP_NOBODY, PREP_SECCOMP };
+
+static const char *run_path;	/* PATH for the CLI, NULL: inherited */
+
+/* Block the execns syscall with ENOSYS, as a container runtime would. */
+static int seccomp_enosys(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, execns_nr(), 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	       prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+
+/*
+ * Run argv with stdout+stderr captured; returns the exit status, 128+N
+ * for a signal N, or -1.
+ */
+static int run_prep(char *const argv[], enum prep prep, char *out, size_t len)
 {
 	int p[2], status;
 	pid_t pid;
@@ -21,17 +56,27 @@ static int run(char *const argv[], uid_t uid, char *out, size_t len)
 		dup2(p[1], 2);
 		close(p[0]);
 		alarm(20);
-		if (uid && setresuid(uid, uid, uid))
+		if (prep == PREP_NOBODY && setresuid(65534, 65534, 65534))
 			_exit(98);
+		if (prep == PREP_SECCOMP && seccomp_enosys())
+			_exit(97);
+		if (run_path)
+			setenv("PATH", run_path, 1);
 		execv(argv[0], argv);
 		_exit(99);
 	}
 	close(p[1]);
 	read_all(p[0], out, len);
 	close(p[0]);
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+	if (waitpid(pid, &status, 0) < 0)
 		return -1;
-	return WEXITSTATUS(status);
+	return WIFEXITED(status) ? WEXITSTATUS(status) :
+	       WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+}
+
+static int run(char *const argv[], char *out, size_t len)
+{
+	return run_prep(argv, PREP_NONE, out, len);
 }
 
 /* True when s is exactly one line; cuts it there, for the message. */
@@ -45,17 +90,56 @@ static int one_line(char *s)
 	return 1;
 }
 
-int main(void)
+static long stat_of(const char *key)
 {
-	char out[4096], uts[64], host[65] = "", other[64];
+	char buf[256], *p;
+
+	if (read_text("/proc/execns/stats", buf, sizeof(buf)) < 0)
+		return -1;
+	p = strstr(buf, key);
+	return p ? atol(p + strlen(key) + 1) : -1;
+}
+
+/*
+ * The optional fields ("shared:N", "master:N", ...) of the mount at dir in
+ * a mountinfo text: "" if none, "?" if dir is not mounted.
+ */
+static const char *mount_tags(const char *info, const char *dir, char *tags, size_t len)
+{
+	char pat[128], line[512];
+	const char *l, *nl, *opts, *dash;
+	size_t n;
+
+	snprintf(pat, sizeof(pat), " %s ", dir);
+	snprintf(tags, len, "?");
+	for (l = info; *l; l = nl + 1) {
+		nl = strchrnul(l, '\n');
+		n = (size_t)(nl - l) < sizeof(line) ? (size_t)(nl - l) : sizeof(line) - 1;
+		memcpy(line, l, n);
+		line[n] = '\0';
+		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [TAGS...] - FS ..." */
+		opts = strstr(line, pat);
+		dash = strstr(line, " - ");
+		if (opts && dash && opts < dash) {
+			opts = strchr(opts + strlen(pat), ' ');
+			n = opts && opts < dash ? (size_t)(dash - opts - 1) : 0;
+			snprintf(tags, len, "%.*s", (int)n, n ? opts + 1 : "");
+		}
+		if (!*nl)
+			break;
+	}
+	return tags;
+}
+
+static void test_namespaces(char *out, size_t len)
+{
+	char uts[64], host[65] = "", other[64];
 	unsigned long my_uts = ns_inode("uts"), my_ipc = ns_inode("ipc");
+	long allocs;
 	int st, ok;
 
-	alarm(TEST_TIMEOUT);
-	ktap_plan(9);
-
 	st = run((char *[]){ CLI, "--uts", "sh", "-c", "hostname cli-inner; hostname; readlink /proc/self/ns/uts", NULL },
-		 0, out, sizeof(out));
+		 out, len);
 	snprintf(uts, sizeof(uts), "uts:[%lu]", my_uts);
 	gethostname(host, sizeof(host) - 1);
 	ktap_result(st == 0 && strstr(out, "cli-inner") && strstr(out, "uts:[") && !strstr(out, uts) &&
@@ -63,35 +147,314 @@ int main(void)
 		    "--uts: sh (found on PATH) runs in a new UTS namespace; the caller's host name stays %s", host);
 
 	st = run((char *[]){ CLI, "-i", "sh", "-c", "readlink /proc/self/ns/ipc; readlink /proc/self/ns/uts", NULL },
-		 0, out, sizeof(out));
+		 out, len);
 	snprintf(uts, sizeof(uts), "ipc:[%lu]", my_ipc);
 	snprintf(other, sizeof(other), "uts:[%lu]", my_uts);
 	ktap_result(st == 0 && strstr(out, "ipc:[") && !strstr(out, uts) && strstr(out, other),
-		    "-i is the IPC namespace (as in the seed), and only that");
+		    "-i is the IPC namespace, and only that");
 
-	st = run((char *[]){ CLI, "--user", "sh", "-c", "cat /proc/execns/self", NULL }, 0, out, sizeof(out));
-	ktap_result(st == 0 && atol(out) > 0, "-u/--user starts the program in a new uid table (%ld)", atol(out));
+	st = run((char *[]){ CLI, "--uid-table", "sh", "-c", "cat /proc/execns/self", NULL }, out, len);
+	ktap_result(st == 0 && atol(out) > 0, "-t/--uid-table starts the program in a new uid table (%ld)", atol(out));
 
-	st = run((char *[]){ CLI, "sh", "-c", "exit 7", NULL }, 0, out, sizeof(out));
+	/* Counted at allocation: live tables go only after an RCU grace period. */
+	allocs = stat_of("user_allocs");
+	st = run((char *[]){ CLI, "-u", "sh", "-c", "hostname cli-trap", NULL }, out, len);
+	ok = one_line(out);
+	gethostname(host, sizeof(host) - 1);
+	ktap_result(st == 125 && ok && strstr(out, "--uts") && strstr(out, "--uid-table") &&
+		    strcmp(host, "cli-trap") && stat_of("user_allocs") == allocs,
+		    "-u: 125, one line naming --uts and --uid-table, nothing run (%s)", out);
+
+	st = run((char *[]){ CLI, "--user", "true", NULL }, out, len);
+	ok = one_line(out);
+	ktap_result(st == 125 && ok && strstr(out, "--uid-table"),
+		    "--user: 125 and one line pointing at --uid-table (%s)", out);
+
+	st = run((char *[]){ CLI, "-u", "--seed-compat", "sh", "-c", "cat /proc/execns/self; hostname", NULL },
+		 out, len);
+	ktap_result(st == 0 && atol(out) > 0, "--seed-compat: -u is the uid table again (%ld)", atol(out));
+
+	st = run((char *[]){ CLI, "--map-root-user", "true", NULL }, out, len);
+	ok = one_line(out);
+	ktap_result(st == 125 && ok && strstr(out, "does not apply"),
+		    "--map-root-user: 125, does not apply (%s)", out);
+}
+
+static void test_errors(char *out, size_t len)
+{
+	int st, ok;
+
+	st = run((char *[]){ CLI, "sh", "-c", "exit 7", NULL }, out, len);
 	ktap_result(st == 7, "the program's exit status passes through (%d)", st);
 
-	st = run((char *[]){ CLI, "--ipc", "ls", "-d", "/", NULL }, 0, out, sizeof(out));
+	st = run((char *[]){ CLI, "--ipc", "ls", "-d", "/", NULL }, out, len);
 	ktap_result(st == 0 && !strcmp(out, "/\n"), "the program's own options (-d) pass through");
 
-	st = run((char *[]){ CLI, "--uts", "no-such-program-xyz", NULL }, 0, out, sizeof(out));
+	st = run((char *[]){ CLI, "--uts", "no-such-program-xyz", NULL }, out, len);
 	ok = one_line(out);
 	ktap_result(st == 127 && ok, "not found: 127 and one line (%s)", out);
 
 	write_file("/tmp/execns-cli-noexec", "#!/bin/sh\n", 0644);
-	st = run((char *[]){ CLI, "/tmp/execns-cli-noexec", NULL }, 0, out, sizeof(out));
+	st = run((char *[]){ CLI, "/tmp/execns-cli-noexec", NULL }, out, len);
 	ok = one_line(out);
 	ktap_result(st == 126 && ok, "not executable: 126 and one line (%s)", out);
 
-	st = run((char *[]){ CLI, "--uts", "true", NULL }, 65534, out, sizeof(out));
+	st = run_prep((char *[]){ CLI, "--uts", "true", NULL }, PREP_NOBODY, out, len);
 	ok = one_line(out);
-	ktap_result(st == 125 && ok, "unprivileged --uts: 125 and one line (%s)", out);
+	ktap_result(st == 125 && ok && strstr(out, "CAP_SYS_ADMIN"),
+		    "unprivileged --uts: 125 and one line (%s)", out);
 
-	st = run((char *[]){ CLI, "--bogus", "true", NULL }, 0, out, sizeof(out));
-	ktap_result(st == 125, "an unknown option: 125 (%d)", st);
+	st = run((char *[]){ CLI, "--bogus", "true", NULL }, out, len);
+	ok = one_line(out);
+	ktap_result(st == 125 && ok && strstr(out, "unrecognized"),
+		    "an unknown option: 125, getopt's one line (%s)", out);
+
+	st = run((char *[]){ CLI, "--u", "true", NULL }, out, len);
+	ok = one_line(out);
+	ktap_result(st == 125 && ok && strstr(out, "ambiguous"),
+		    "an ambiguous option: 125, getopt's detail (%s)", out);
+
+	st = run((char *[]){ CLI, "--fork=yes", "true", NULL }, out, len);
+	ok = one_line(out);
+	ktap_result(st == 125 && ok && strstr(out, "argument"),
+		    "an unexpected argument: 125, getopt's detail (%s)", out);
+
+	st = run((char *[]){ CLI, "-i", "", NULL }, out, len);
+	ok = one_line(out);
+	ktap_result(st == 125 && ok && strstr(out, "empty"), "an empty program name: 125 (%s)", out);
+
+	st = run_prep((char *[]){ CLI, "-i", "true", NULL }, PREP_SECCOMP, out, len);
+	ok = one_line(out);
+	ktap_result(st == 125 && ok && strstr(out, "seccomp"),
+		    "ENOSYS under a seccomp filter, module loaded: blamed on seccomp (%s)", out);
+}
+
+/* -m -t from a process sharing its fs_struct (CLONE_FS): EINVAL, said so. */
+static int shared_fs_child(void *arg)
+{
+	char **argv = arg;
+	int fd = open("/tmp/execns-cli-fs.out", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	dup2(fd, 1);
+	dup2(fd, 2);
+	execv(argv[0], argv);
+	_exit(99);
+}
+
+static void test_einval(char *out, size_t len)
+{
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+	char *argv[] = { CLI, "-m", "-t", "true", NULL };
+	int status = 0, ok;
+	pid_t pid;
+
+	pid = clone(shared_fs_child, stack + sizeof(stack), CLONE_FS | SIGCHLD, argv);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	read_text("/tmp/execns-cli-fs.out", out, len);
+	ok = one_line(out);
+	ktap_result(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 125 && ok &&
+		    strstr(out, "CLONE_FS") && !strstr(out, "support"),
+		    "EINVAL with -m -t (shared fs_struct): the real cause, one line (%s)", out);
+}
+
+static void test_path_once(char *out, size_t len)
+{
+	long before, after;
+	int st;
+
+	run_path = "/no/a:/no/b:/no/c:/bin:/usr/bin";
+	before = stat_of("user_allocs");
+	st = run((char *[]){ CLI, "-t", "-H", "true", NULL }, out, len);
+	after = stat_of("user_allocs");
+	ktap_result(st == 0 && after - before == 1,
+		    "PATH with 3 misses: one execns call, one uid table (%ld user_structs)", after - before);
+
+	before = after;
+	st = run((char *[]){ CLI, "-t", "-H", "no-such-program-xyz", NULL }, out, len);
+	after = stat_of("user_allocs");
+	run_path = NULL;
+	ktap_result(st == 127 && after == before,
+		    "a program on no PATH entry: 127 before any table is made (%ld)", after - before);
+}
+
+static void test_fork(char *out, size_t len)
+{
+	char pidfile[] = "/tmp/execns-cli-kc.pid", stat[256];
+	int st, gone[2] = { 0, 0 }, i, t;
+
+	st = run((char *[]){ CLI, "-p", "-f", "sh", "-c", "echo $$; readlink /proc/self/ns/pid_for_children", NULL },
+		 out, len);
+	ktap_result(st == 0 && atoi(out) == 1, "-p --fork: the program is PID 1 (%d)", atoi(out));
+
+	st = run((char *[]){ CLI, "-f", "sh", "-c", "exit 3", NULL }, out, len);
+	ktap_result(st == 3, "--fork: the program's exit status (%d)", st);
+
+	st = run((char *[]){ CLI, "-f", "sh", "-c", "kill -TERM $$", NULL }, out, len);
+	ktap_result(st == 128 + SIGTERM, "--fork: the program's fatal signal is re-raised (%d)", st);
+
+	/* [0]: --kill-child; [1]: without, the control. */
+	for (i = 0; i < 2; i++) {
+		pid_t cli, prog = 0;
+
+		unlink(pidfile);
+		cli = fork();
+		if (cli == 0) {
+			int null = open("/dev/null", O_WRONLY);
+
+			dup2(null, 1);
+			dup2(null, 2);
+			execv(CLI, (char *[]){ CLI, "-f", i ? "--fork" : "--kill-child=TERM", "sh", "-c",
+					       "echo $$ >/tmp/execns-cli-kc.pid; exec sleep 30", NULL });
+			_exit(99);
+		}
+		for (t = 0; t < 100 && (prog = read_long(pidfile)) <= 0; t++)
+			usleep(20000);
+		usleep(50000);
+		kill(cli, SIGKILL);
+		waitpid(cli, NULL, 0);
+		for (t = 0; t < 100 && prog > 0; t++) {
+			char path[64];
+
+			snprintf(path, sizeof(path), "/proc/%d/stat", prog);
+			if (read_text(path, stat, sizeof(stat)) < 0 || strstr(stat, ") Z ")) {
+				gone[i] = 1;
+				break;
+			}
+			usleep(20000);
+		}
+		if (prog > 0)
+			kill(prog, SIGKILL);
+	}
+	ktap_result(gone[0] && !gone[1],
+		    "--kill-child=TERM: the program dies with execns (and, without it, lives on)");
+}
+
+static void test_mounts(char *out, size_t len)
+{
+	char host[8192], tags[128], in[128];
+	char self[32];
+	int st;
+
+	st = run((char *[]){ CLI, "-p", "-f", "--mount-proc", "sh", "-c", "readlink /proc/self; ls /proc/1/ns >/dev/null && echo one", NULL },
+		 out, len);
+	readlink("/proc/self", self, sizeof(self) - 1);
+	ktap_result(st == 0 && atoi(out) > 0 && atoi(out) < 10 && strstr(out, "one") && atoi(self) == getpid(),
+		    "--mount-proc: the new PID namespace's proc inside (self %d), the caller's unchanged", atoi(out));
+
+	/* A shared mount in the caller's mount namespace. */
+	mkdir(PROPDIR, 0755);
+	if (mount("tmpfs", PROPDIR, "tmpfs", 0, NULL) || mount(NULL, PROPDIR, NULL, MS_SHARED, NULL)) {
+		ktap_skip("cannot make a shared tmpfs", "--propagation (default private)");
+		ktap_skip("cannot make a shared tmpfs", "--propagation shared");
+		return;
+	}
+	st = run((char *[]){ CLI, "-m", "sh", "-c", "mkdir -p " PROPDIR "/x && mount -t tmpfs t " PROPDIR "/x && cat /proc/self/mountinfo", NULL },
+		 out, len);
+	mount_tags(out, PROPDIR, in, sizeof(in));
+	read_text("/proc/self/mountinfo", host, sizeof(host));
+	mount_tags(host, PROPDIR, tags, sizeof(tags));
+	ktap_result(st == 0 && !strstr(in, "shared:") && strstr(tags, "shared:") &&
+		    !strstr(host, PROPDIR "/x "),
+		    "-m: private inside ('%s'), the caller's mount still '%s', nothing propagated back", in, tags);
+
+	st = run((char *[]){ CLI, "-m", "--propagation", "shared", "sh", "-c", "cat /proc/self/mountinfo", NULL },
+		 out, len);
+	mount_tags(out, PROPDIR, in, sizeof(in));
+	ktap_result(st == 0 && strstr(in, "shared:"), "--propagation shared: shared inside ('%s')", in);
+
+	umount2(PROPDIR "/x", MNT_DETACH);
+	umount2(PROPDIR, MNT_DETACH);
+}
+
+static void test_creds_time_dirs(char *out, size_t len)
+{
+	char buf[256];
+	double up, mono;
+	struct timespec ts;
+	int st;
+
+	st = run((char *[]){ CLI, "-H", "-S", "65534", "-G", "65533", "sh", "-c", "echo $(id -u) $(id -g) $(id -G)", NULL },
+		 out, len);
+	ktap_result(st == 0 && !strcmp(out, "65534 65533 65533\n"),
+		    "--setuid/--setgid: uid, gid and no other groups (%.*s)", (int)strcspn(out, "\n"), out);
+
+	read_text("/proc/uptime", buf, sizeof(buf));
+	up = atof(buf);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	mono = ts.tv_sec;
+	st = run((char *[]){ CLI, "-T", "--monotonic", "1000", "--boottime=-5", "-f", "sh", "-c",
+			     "cat /proc/uptime; " SELF " clock", NULL }, out, len);
+	{
+		double in_up = atof(out), in_mono = atof(strchr(out, '\n') ? strchr(out, '\n') + 1 : "");
+
+		ktap_result(st == 0 && in_up > up - 6 && in_up < up - 4 + 30 &&
+			    in_mono > mono + 999 && in_mono < mono + 1000 + 30,
+			    "--monotonic 1000 --boottime -5: seen by the program (uptime %.0f -> %.0f, monotonic %.0f -> %.0f)",
+			    up, in_up, mono, in_mono);
+	}
+
+	st = run((char *[]){ CLI, "--wd", "/tmp", SELF, "cwd", NULL }, out, len);
+	ktap_result(st == 0 && !strcmp(out, "/tmp\n"), "--wd /tmp: the program starts there (%.*s)",
+		    (int)strcspn(out, "\n"), out);
+
+	mkdir(ROOTDIR, 0755);
+	mkdir(ROOTDIR "/sub", 0755);
+	st = -1;
+	if (!system("cp " SELF " " ROOTDIR "/prog"))
+		st = run((char *[]){ CLI, "--root", ROOTDIR, "--wd", "/sub", "/prog", "cwd", NULL }, out, len);
+	ktap_result(st == 0 && !strcmp(out, "/sub\n"),
+		    "--root --wd: the program runs in the new root, in /sub (%.*s)", (int)strcspn(out, "\n"), out);
+}
+
+static void test_which_version(char *out, size_t len)
+{
+	char mod[64] = "", want[128], pid[16];
+	int st, ok;
+
+	st = run((char *[]){ CLI, "-t", "sh", "-c", "execns --which $$; cat /proc/execns/self", NULL }, out, len);
+	ktap_result(st == 0 && atol(out) > 0 && strchr(out, '\n') && atol(out) == atol(strchr(out, '\n') + 1),
+		    "--which PID: the table of a process in a new table (%ld)", atol(out));
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	st = run((char *[]){ CLI, "--which", pid, NULL }, out, len);
+	ktap_result(st == 0 && !strcmp(out, "0\n"), "--which PID: 0 for a process in the kernel's table");
+
+	st = run((char *[]){ CLI, "--which", "999999", NULL }, out, len);
+	ok = one_line(out);
+	ktap_result(st == 125 && ok, "--which of no process: 125 and one line (%s)", out);
+
+	read_text("/sys/module/execns/version", mod, sizeof(mod));
+	mod[strcspn(mod, "\n")] = '\0';
+	snprintf(want, sizeof(want), "execns %s\nmodule %s\n", mod, mod);
+	st = run((char *[]){ CLI, "--version", NULL }, out, len);
+	ktap_result(st == 0 && *mod && !strcmp(out, want),
+		    "--version: the CLI's and the loaded module's, one version (%s)", mod);
+}
+
+int main(int argc, char *argv[])
+{
+	static char out[16384];
+	struct timespec ts;
+	char cwd[256];
+
+	if (argc > 1 && !strcmp(argv[1], "clock")) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		printf("%ld\n", (long)ts.tv_sec);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "cwd"))
+		return puts(getcwd(cwd, sizeof(cwd)) ? cwd : "?") < 0;
+
+	alarm(TEST_TIMEOUT);
+	ktap_plan(35);
+	test_namespaces(out, sizeof(out));
+	test_errors(out, sizeof(out));
+	test_einval(out, sizeof(out));
+	test_path_once(out, sizeof(out));
+	test_fork(out, sizeof(out));
+	test_mounts(out, sizeof(out));
+	test_creds_time_dirs(out, sizeof(out));
+	test_which_version(out, sizeof(out));
 	return ktap_finish();
 }

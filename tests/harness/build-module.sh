@@ -20,7 +20,7 @@ exec 8>"$EXECNS_CACHE/.build-$TREE-$kernel.lock"
 flock 8
 
 mkdir -p "$ROOT$b"
-cp "$TOP/Kbuild" "$ROOT$b/"
+cp "$TOP/Kbuild" "$TOP/VERSION" "$ROOT$b/"
 rm -rf "$ROOT$b/module.new" && cp -r "$TOP/module" "$ROOT$b/module.new"
 # Keep the objects of unchanged sources: replace only what differs.
 mkdir -p "$ROOT$b/module"

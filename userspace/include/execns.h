@@ -6,6 +6,8 @@
 #ifndef EXECNS_H
 #define EXECNS_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,12 +27,15 @@ extern "C" {
 #define EXECNS_SYSFS_NR_FILE		EXECNS_SYSFS_SYSCALL_NR
 #endif
 
+/* The loaded module's version, as MODULE_VERSION() publishes it. */
+#define EXECNS_SYSFS_VERSION		"/sys/module/execns/version"
+
 /*
  * The flags are the kernel's CLONE_NEW* values.  <sched.h> only defines them
  * with _GNU_SOURCE; these fallbacks are spelled exactly like the libc and
- * kernel headers so that either may come first.  Note that for execns
- * CLONE_NEWUSER selects the module's per-namespace uid accounting table,
- * not a kernel user namespace.
+ * kernel headers so that either may come first.  For execns, CLONE_NEWUSER
+ * selects the module's per-namespace uid accounting table, not a kernel
+ * user namespace: EXECNS_NEWUIDTABLE says so where it is used.
  */
 #ifndef CLONE_NEWNS
 #define CLONE_NEWNS	0x00020000
@@ -57,14 +62,38 @@ extern "C" {
 #define CLONE_NEWTIME	0x00000080
 #endif
 
+/* A new uid accounting table (the 2006 "user namespace"); see execns(2). */
+#define EXECNS_NEWUIDTABLE	CLONE_NEWUSER
+
 /*
  * Like execve(2), after unsharing the namespaces in flags and closing every
  * descriptor above 2.  Returns only on error: -1 with errno set, and the
- * caller unchanged.  errno is ENOSYS when the module is not loaded.
+ * caller unchanged.  errno is ENOSYS when the module is not loaded.  After
+ * ENOSYS the slot is read again from sysfs and, if the module now serves
+ * another number (it was reloaded), the call is retried there once.
  * Async-signal-safe, so it may be called in a child after fork().
  */
 int execns(int flags, const char *filename, char *const argv[],
 	   char *const envp[]);
+
+/*
+ * execns() with a PATH search, as execvp(3) is execve(2) with one: the
+ * program is found first (execns_find_program()), so a PATH miss costs no
+ * namespaces, and execns() is called once, with the environment in environ.
+ * Returns only on error, -1 with errno set.  Async-signal-safe.
+ */
+int execnsp(int flags, const char *file, char *const argv[]);
+
+/*
+ * Find file as execvp(3) would run it and write its path to buf (size
+ * bytes): a name with a slash is taken as is; otherwise each entry of PATH
+ * (/bin:/usr/bin if unset; an empty entry is the current directory) is
+ * tried in turn for an executable regular file.  Returns 0, or -1 with
+ * errno ENOENT (empty name, or not found), EACCES (found only without
+ * execute permission, not a regular file, or on a noexec mount) or
+ * ENAMETOOLONG (does not fit in buf).  Async-signal-safe.
+ */
+int execns_find_program(const char *file, char *buf, size_t size);
 
 /*
  * 1 if the module is loaded and has a slot for this ABI, else 0.  Reads

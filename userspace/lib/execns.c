@@ -7,7 +7,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "execns.h"
@@ -59,17 +63,116 @@ static long get_slot(void)
 	return nr;
 }
 
+static long call(long nr, int flags, const char *filename,
+		 char *const argv[], char *const envp[])
+{
+	/* syscall() takes longs: widen flags explicitly, as the ABI expects. */
+	return syscall(nr, (long)flags, filename, argv, envp);
+}
+
 int execns(int flags, const char *filename, char *const argv[],
 	   char *const envp[])
 {
-	long nr = get_slot();
+	long nr = get_slot(), again;
 
 	if (nr < 0) {
 		errno = ENOSYS;
 		return -1;
 	}
-	/* syscall() takes longs: widen flags explicitly, as the ABI expects. */
-	return (int)syscall(nr, (long)flags, filename, argv, envp);
+	call(nr, flags, filename, argv, envp);
+	if (errno != ENOSYS)
+		return -1;
+	/*
+	 * The cached number may be stale: the module was unloaded, or
+	 * reloaded with another syscall_nr.  Retry once on a new number;
+	 * the same number answering ENOSYS is reported as is (a seccomp
+	 * filter, typically).
+	 */
+	again = read_slot();
+	atomic_store_explicit(&execns_slot, again > 0 ? again : 0,
+			      memory_order_relaxed);
+	errno = ENOSYS;
+	if (again > 0 && again != nr)
+		call(again, flags, filename, argv, envp);
+	return -1;
+}
+
+/* dir (len bytes, 0: none) + "/" + file into buf; 0 or -1 if too long. */
+static int join(char *buf, size_t size, const char *dir, size_t len,
+		const char *file)
+{
+	size_t flen = strlen(file);
+
+	if (len + 1 + flen + 1 > size)
+		return -1;
+	memcpy(buf, dir, len);
+	if (len)
+		buf[len++] = '/';
+	memcpy(buf + len, file, flen + 1);
+	return 0;
+}
+
+/*
+ * What execve() would say about path, without executing it: 0 for an
+ * executable regular file (for the effective ids, and not on a noexec
+ * mount: faccessat() checks both), else the errno.
+ */
+static int runnable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return errno;
+	if (!S_ISREG(st.st_mode))
+		return EACCES;
+	return faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) ? errno : 0;
+}
+
+int execns_find_program(const char *file, char *buf, size_t size)
+{
+	const char *path, *dir, *end;
+	int eacces = 0, e;
+
+	if (!*file) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (strchr(file, '/')) {
+		if (join(buf, size, "", 0, file))
+			goto too_long;
+		return 0;
+	}
+	path = getenv("PATH");
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (dir = path; ; dir = end + 1) {
+		end = strchrnul(dir, ':');
+		/* An empty entry is the current directory, as in execvp(). */
+		if (join(buf, size, dir, end - dir, file))
+			goto too_long;
+		e = runnable(buf);
+		if (!e)
+			return 0;
+		/* Go on past absent entries; remember a found-but-not-runnable. */
+		if (e == EACCES)
+			eacces = 1;
+		if (!*end)
+			break;
+	}
+	errno = eacces ? EACCES : ENOENT;
+	return -1;
+too_long:
+	errno = ENAMETOOLONG;
+	return -1;
+}
+
+int execnsp(int flags, const char *file, char *const argv[])
+{
+	char path[PATH_MAX];
+
+	if (execns_find_program(file, path, sizeof(path)))
+		return -1;
+	return execns(flags, path, argv, environ);
 }
 
 int execns_available(void)
