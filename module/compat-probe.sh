@@ -22,6 +22,7 @@ have EXECNS_HAVE_FS_SEQLOCK linux/fs_struct.h 'seqlock_t[[:space:]]+seq;'
 have EXECNS_HAVE_SWITCH_FS_STRUCT linux/fs_struct.h 'switch_fs_struct\('
 have EXECNS_HAVE_EXEC_TASK_NAMESPACES linux/nsproxy.h 'int exec_task_namespaces\('
 have EXECNS_HAVE_NS_REF_PUT linux/ns_common.h 'define ns_ref_put\('
+have EXECNS_HAVE_UCOUNTS_RCUREF linux/user_namespace.h 'rcuref_t[[:space:]]+count;'
 
 # free_nrs NAME FILE: the numbers the dispatcher of this very kernel build
 # hands to sys_ni_syscall (its switch is generated from FILE), as a list.

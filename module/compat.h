@@ -86,6 +86,39 @@
 #endif
 
 /*
+ * struct ucounts' reference count: an atomic_t until 7.x, an rcuref_t (with
+ * an RCU-walked hash in the kernel) since.  get() fails on a count that has
+ * reached zero; put() is true for the reference that brought it there.
+ */
+#ifdef EXECNS_HAVE_UCOUNTS_RCUREF
+#define execns_ucounts_ref_init(uc)	rcuref_init(&(uc)->count, 1)
+#define execns_ucounts_ref_get(uc)	rcuref_get(&(uc)->count)
+#define execns_ucounts_ref_put(uc)	rcuref_put(&(uc)->count)
+#define execns_ucounts_ref_read(uc)	((int)rcuref_read((rcuref_t *)&(uc)->count))
+#else
+#define execns_ucounts_ref_init(uc)	atomic_set(&(uc)->count, 1)
+#define execns_ucounts_ref_get(uc)	atomic_inc_not_zero(&(uc)->count)
+#define execns_ucounts_ref_put(uc)	atomic_dec_and_test(&(uc)->count)
+#define execns_ucounts_ref_read(uc)	atomic_read(&(uc)->count)
+#endif
+
+/* The per-user ucount limits that exist only with their config option. */
+#ifdef CONFIG_INOTIFY_USER
+#define execns_uc_inotify_instances(uc) atomic_long_read(&(uc)->ucount[UCOUNT_INOTIFY_INSTANCES])
+#define execns_uc_inotify_watches(uc) atomic_long_read(&(uc)->ucount[UCOUNT_INOTIFY_WATCHES])
+#else
+#define execns_uc_inotify_instances(uc) 0L
+#define execns_uc_inotify_watches(uc) 0L
+#endif
+#ifdef CONFIG_FANOTIFY
+#define execns_uc_fanotify_groups(uc) atomic_long_read(&(uc)->ucount[UCOUNT_FANOTIFY_GROUPS])
+#define execns_uc_fanotify_marks(uc) atomic_long_read(&(uc)->ucount[UCOUNT_FANOTIFY_MARKS])
+#else
+#define execns_uc_fanotify_groups(uc) 0L
+#define execns_uc_fanotify_marks(uc) 0L
+#endif
+
+/*
  * The per-user counters still in struct user_struct, each behind the
  * config option that gives it a field.
  */

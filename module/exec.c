@@ -48,6 +48,7 @@
 #include "uidtab.h"
 #include "handover.h"
 #include "uidhooks.h"
+#include "ucounts.h"
 #include "fault.h"
 #include "trace.h"
 
@@ -56,6 +57,7 @@ struct execns_ctx {
 	struct nsproxy *nsp;	/* new namespaces, NULL when none asked */
 	struct fs_struct *fs;	/* private fs_struct for CLONE_NEWNS */
 	struct user_struct *user;	/* CLONE_NEWUSER: first user of the new table */
+	struct ucounts *ucounts;	/* and its ucounts for the caller's uid */
 	struct execns_cred_swap swap;
 };
 
@@ -94,6 +96,35 @@ static void execns_carry_time_ns(struct nsproxy *nsp)
 	nsp->time_ns = next;
 }
 
+/*
+ * CLONE_NEWUSER: a new table, child of the caller's, with a user_struct and
+ * a ucounts for the caller's uid, for the exec's credentials.  The hooks
+ * are armed before any of it exists, and the table keeps them armed.
+ */
+static int execns_prepare_table(struct execns_ctx *ctx)
+{
+	int ret;
+
+	ret = execns_uidhooks_get();
+	if (ret)
+		return ret;
+	ctx->user = execns_uidtab_create(execns_uidtab_of(current_user()), current_uid());
+	execns_uidhooks_put();
+	if (IS_ERR(ctx->user)) {
+		ret = PTR_ERR(ctx->user);
+		ctx->user = NULL;
+		return ret;
+	}
+	ctx->ucounts = execns_ucounts_alloc(execns_uidtab_of(ctx->user),
+					    current_user_ns(), current_uid());
+	if (!ctx->ucounts) {
+		free_uid(ctx->user);	/* ends the table */
+		ctx->user = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int execns_prepare(struct execns_ctx *ctx)
 {
 	int ret;
@@ -126,18 +157,9 @@ static int execns_prepare(struct execns_ctx *ctx)
 	execns_carry_time_ns(ctx->nsp);
 
 	if (ctx->flags & CLONE_NEWUSER) {
-		/* The hooks are live before any task can be in the table. */
-		ret = execns_uidhooks_get();
+		ret = execns_prepare_table(ctx);
 		if (ret)
 			goto put_nsproxy;
-		ctx->user = execns_uidtab_create(execns_uidtab_of(current_user()),
-						 current_uid());
-		execns_uidhooks_put();
-		if (IS_ERR(ctx->user)) {
-			ret = PTR_ERR(ctx->user);
-			ctx->user = NULL;
-			goto put_nsproxy;
-		}
 	}
 	return 0;
 
@@ -261,14 +283,16 @@ static void execns_commit(struct execns_ctx *ctx)
  * commit_creds() then replaces.  So check what the task holds, not only
  * that the hand-over happened.  Reading the task's own creds needs no lock.
  */
-static bool execns_runs_as(const struct user_struct *user)
+static bool execns_runs_as(const struct user_struct *user, const struct ucounts *uc)
 {
-	return current_cred()->user == user && current_real_cred()->user == user;
+	return current_cred()->user == user && current_real_cred()->user == user &&
+	       current_real_cred()->ucounts == uc;
 }
 
 /*
- * Around the exec, the commit_creds() hook may move ctx->user into the new
- * credentials.  Afterwards drop whichever user_struct reference is ours: the
+ * Around the exec, the commit_creds() hook may move ctx->user and
+ * ctx->ucounts into the new credentials.  Afterwards drop whichever
+ * references are ours (the ucounts as the user_struct): the
  * one the cred it went into no longer holds, or the unused table user (which
  * ends the table).  free_uid() routes either to its own table.  If the
  * table user went into a cred the exec then replaced, that cred's release
@@ -283,22 +307,24 @@ static bool execns_runs_as(const struct user_struct *user)
 static long execns_execve_user(struct execns_ctx *ctx,
 			       const struct pt_regs *uregs, bool compat)
 {
+	struct ucounts *drop_ucounts;
 	struct user_struct *drop;
 	long ret;
 
 	if (!ctx->user)
 		return execns_execve(uregs, compat);
 
-	execns_cred_swap_begin(&ctx->swap, ctx->user);
+	execns_cred_swap_begin(&ctx->swap, ctx->user, ctx->ucounts);
 	ret = execns_execve(uregs, compat);
-	drop = execns_cred_swap_end(&ctx->swap);
-	if (!ret && !execns_runs_as(ctx->user)) {
+	drop = execns_cred_swap_end(&ctx->swap, &drop_ucounts);
+	if (!ret && !execns_runs_as(ctx->user, ctx->ucounts)) {
 		/* Past the point of no return, yet not in the table: never run half-switched. */
 		pr_err("pid %d: new credentials missed the uid table; killing it\n",
 		       task_pid_nr(current));
 		force_sig(SIGKILL);
 	}
 	free_uid(drop);
+	execns_call(put_ucounts)(drop_ucounts);
 	return ret;
 }
 

@@ -14,6 +14,7 @@
 #include <linux/cred.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
+#include <linux/user_namespace.h>
 #include "handover.h"
 #include "hook.h"
 
@@ -36,30 +37,42 @@ void notrace execns_handover_hook(unsigned long ip, unsigned long parent_ip,
 		swap->replaced = new->user;
 		new->user = swap->user;
 		swap->user = NULL;
+		/* The exec keeps the user namespace and real uid the ucounts are for. */
+		if (new->ucounts->ns == swap->ucounts->ns &&
+		    uid_eq(new->ucounts->uid, swap->ucounts->uid)) {
+			swap->replaced_ucounts = new->ucounts;
+			new->ucounts = swap->ucounts;
+			swap->ucounts = NULL;
+		}
 		break;
 	}
 	spin_unlock_irqrestore(&execns_swap_lock, flags);
 }
 NOKPROBE_SYMBOL(execns_handover_hook);
 
-void execns_cred_swap_begin(struct execns_cred_swap *swap, struct user_struct *user)
+void execns_cred_swap_begin(struct execns_cred_swap *swap, struct user_struct *user,
+			    struct ucounts *uc)
 {
 	unsigned long flags;
 
 	swap->task = current;
 	swap->user = user;
+	swap->ucounts = uc;
 	swap->replaced = NULL;
+	swap->replaced_ucounts = NULL;
 	spin_lock_irqsave(&execns_swap_lock, flags);
 	list_add(&swap->node, &execns_swaps);
 	spin_unlock_irqrestore(&execns_swap_lock, flags);
 }
 
-struct user_struct *execns_cred_swap_end(struct execns_cred_swap *swap)
+struct user_struct *execns_cred_swap_end(struct execns_cred_swap *swap,
+					 struct ucounts **uc_drop)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&execns_swap_lock, flags);
 	list_del(&swap->node);
 	spin_unlock_irqrestore(&execns_swap_lock, flags);
+	*uc_drop = swap->ucounts ? swap->ucounts : swap->replaced_ucounts;
 	return swap->user ? swap->user : swap->replaced;
 }

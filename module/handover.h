@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Hand-over of a new uid table's first user_struct to the credentials an
- * exec commits.  execns_cred_swap_begin() registers @user for the current
- * task; the hook on commit_creds() swaps it into the exec's new cred, which
- * is still private to the exec at that point.  end() returns the
- * user_struct reference the caller now owns and must drop: the cred's
- * original one if the swap happened, @user if it did not.
+ * Hand-over of a new uid table's first user_struct and ucounts to the
+ * credentials an exec commits.  execns_cred_swap_begin() registers @user
+ * and @uc for the current task; the hook on commit_creds() swaps them into
+ * the exec's new cred, which is still private to the exec at that point.
+ * end() returns the user_struct reference the caller now owns and must
+ * drop, and the ucounts one in *@uc_drop: the cred's originals if the swap
+ * happened, @user and @uc if it did not.
  */
 #ifndef _EXECNS_HANDOVER_H
 #define _EXECNS_HANDOVER_H
@@ -13,6 +14,7 @@
 #include <linux/list.h>
 
 struct user_struct;
+struct ucounts;
 struct task_struct;
 struct ftrace_ops;
 struct ftrace_regs;
@@ -21,11 +23,15 @@ struct execns_cred_swap {
 	struct list_head node;
 	struct task_struct *task;
 	struct user_struct *user;	/* to install; NULL once installed */
+	struct ucounts *ucounts;	/* to install with it */
 	struct user_struct *replaced;	/* taken out of the new cred */
+	struct ucounts *replaced_ucounts;
 };
 
-void execns_cred_swap_begin(struct execns_cred_swap *swap, struct user_struct *user);
-struct user_struct *execns_cred_swap_end(struct execns_cred_swap *swap);
+void execns_cred_swap_begin(struct execns_cred_swap *swap, struct user_struct *user,
+			    struct ucounts *uc);
+struct user_struct *execns_cred_swap_end(struct execns_cred_swap *swap,
+					 struct ucounts **uc_drop);
 
 /* The commit_creds() hook's callback; armed with the uid hooks (uidhooks.c). */
 void execns_handover_hook(unsigned long ip, unsigned long parent_ip,

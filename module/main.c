@@ -5,7 +5,8 @@
  * execns(flags, filename, argv, envp) is execve(2) that also unshares the
  * namespaces in flags, switching them when the exec has succeeded.  The
  * module claims a spare syscall number (slot.c), runs the exec path
- * (exec.c), keeps per-namespace user_struct tables (uidtab.c) that ftrace
+ * (exec.c), keeps per-namespace user_struct tables (uidtab.c), with their
+ * ucounts (ucounts.c), that ftrace
  * hooks (hook.c) on the kernel's accounting paths route into (uidhooks.c),
  * hands a new table's user_struct to the exec's credentials (handover.c),
  * can refuse unshare(2) as the seed did (unshare.c), shows the tables in
@@ -18,6 +19,7 @@
 #include "symbols.h"
 #include "slot.h"
 #include "uidtab.h"
+#include "ucounts.h"
 #include "uidhooks.h"
 #include "unshare.h"
 #include "procfs.h"
@@ -33,9 +35,12 @@ static int __init execns_init(void)
 	ret = execns_uidtab_init();
 	if (ret)
 		return ret;
-	ret = execns_uidhooks_init();
+	ret = execns_ucounts_init();
 	if (ret)
 		goto uninit_uidtab;
+	ret = execns_uidhooks_init();
+	if (ret)
+		goto uninit_ucounts;
 	ret = execns_unshare_init();
 	if (ret)
 		goto uninit_uidhooks;
@@ -57,6 +62,8 @@ uninit_unshare:
 	execns_unshare_uninit();
 uninit_uidhooks:
 	execns_uidhooks_uninit();
+uninit_ucounts:
+	execns_ucounts_uninit();
 uninit_uidtab:
 	execns_uidtab_uninit();
 	return ret;
@@ -75,6 +82,7 @@ static void __exit execns_exit(void)
 	 * voluntarily there, so a tasks-RCU grace period waits for it.
 	 */
 	synchronize_rcu_tasks();
+	execns_ucounts_uninit();
 	execns_uidtab_uninit();
 	pr_info("unloaded\n");
 }

@@ -3,32 +3,47 @@
  * /proc/execns.  Formats (documented in docs/design.md):
  *   tables: "table ID parent ID users N", then for each user_struct in it
  *           "uid UID table ID refs N epoll_watches N pipe_bufs N
- *            unix_inflight N locked_vm N watches N"
+ *            unix_inflight N locked_vm N watches N"; after every table,
+ *           for each module ucounts "ucounts uid UID ns INUM table ID
+ *           refs N nproc N sigpending N msgqueue N memlock N
+ *           inotify_instances N inotify_watches N fanotify_groups N
+ *           fanotify_marks N user_namespaces N"
  *   self:   "ID"
- *   stats:  "tables N", "user_allocs N", "user_frees N", "users N"
+ *   stats:  "tables N", "user_allocs N", "user_frees N", "users N",
+ *           "ucounts_allocs N", "ucounts_frees N", "ucounts N",
+ *           "hooks armed|disarmed", "hook_arms N"
  *   pids:   "PID ID" for each task in a module table, PIDs as seen from
  *           the reader's PID namespace (execns --which)
  */
 #include <linux/kernel.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
+#include <linux/rcupdate.h>
 #include <linux/cred.h>
 #include <linux/sched/signal.h>
 #include "procfs.h"
 #include "uidtab.h"
 #include "uidhooks.h"
+#include "ucounts.h"
 
 static struct proc_dir_entry *execns_proc_dir;
 
 static int execns_tables_show(struct seq_file *m, void *v)
 {
-	execns_uidtab_show(m);
+	struct execns_uidtab *tab;
+
+	rcu_read_lock();
+	for (tab = execns_uidtab_first(); tab; tab = execns_uidtab_next(tab))
+		execns_uidtab_show(m, tab);
+	execns_ucounts_show(m);
+	rcu_read_unlock();
 	return 0;
 }
 
 static int execns_stats_show(struct seq_file *m, void *v)
 {
 	execns_uidtab_stats(m);
+	execns_ucounts_stats(m);
 	execns_uidhooks_stats(m);
 	return 0;
 }

@@ -21,11 +21,12 @@ DEFINE_STATIC_CALL_NULL(execns_x64_sys_close_range, execns_syscall_t);
 DEFINE_STATIC_CALL_NULL(execns_unshare_nsproxy_namespaces, execns_unshare_ns_t);
 DEFINE_STATIC_CALL_NULL(execns_switch_task_namespaces, execns_switch_ns_t);
 DEFINE_STATIC_CALL_NULL(execns_free_nsproxy, execns_free_ns_t);
-DEFINE_STATIC_CALL_NULL(execns_copy_fs_struct, execns_copy_fs_t);
+DEFINE_STATIC_CALL_NULL(execns_copy_fs_struct, copy_fs_struct);
 DEFINE_STATIC_CALL_NULL(execns_free_fs_struct, execns_free_fs_t);
-DEFINE_STATIC_CALL_NULL(execns_switch_fs_struct, execns_switch_fs_t);
+DEFINE_STATIC_CALL_NULL(execns_switch_fs_struct, copy_fs_struct);
 DEFINE_STATIC_CALL_NULL(execns_exit_sem, execns_task_fn_t);
 DEFINE_STATIC_CALL_NULL(execns_exit_shm, execns_task_fn_t);
+DEFINE_STATIC_CALL_NULL(execns_put_ucounts, execns_put_ucounts_t);
 
 typedef unsigned long execns_lookup_name_t(const char *name);
 DEFINE_STATIC_CALL_NULL(execns_kallsyms_lookup_name, execns_lookup_name_t);
@@ -52,6 +53,7 @@ static const struct execns_func_entry execns_func_table[] = {
 	FN(switch_fs_struct, "switch_fs_struct", EXECNS_SWITCH_FS_OPTIONAL),
 	FN(exit_sem, "exit_sem", false),
 	FN(exit_shm, "exit_shm", false),
+	FN(put_ucounts, "put_ucounts", false),
 };
 
 struct execns_data_entry {

@@ -20,22 +20,23 @@
 
 #include <linux/types.h>
 #include <linux/static_call.h>
+#include <linux/fs_struct.h>
 
 struct pt_regs;
 struct nsproxy;
 struct cred;
 struct fs_struct;
 struct task_struct;
+struct ucounts;
 
 typedef long execns_syscall_t(const struct pt_regs *regs);
 typedef int execns_unshare_ns_t(unsigned long flags, struct nsproxy **new_nsp,
 				struct cred *new_cred, struct fs_struct *new_fs);
 typedef void execns_switch_ns_t(struct task_struct *tsk, struct nsproxy *new);
 typedef void execns_free_ns_t(struct nsproxy *ns);
-typedef struct fs_struct *execns_copy_fs_t(struct fs_struct *fs);
 typedef void execns_free_fs_t(struct fs_struct *fs);
-typedef struct fs_struct *execns_switch_fs_t(struct fs_struct *new_fs);
 typedef void execns_task_fn_t(struct task_struct *tsk);
+typedef void execns_put_ucounts_t(struct ucounts *uc);
 
 DECLARE_STATIC_CALL(execns_x64_sys_execve, execns_syscall_t);
 DECLARE_STATIC_CALL(execns_ia32_sys_execve, execns_syscall_t);
@@ -44,12 +45,13 @@ DECLARE_STATIC_CALL(execns_unshare_nsproxy_namespaces, execns_unshare_ns_t);
 DECLARE_STATIC_CALL(execns_switch_task_namespaces, execns_switch_ns_t);
 /* Frees an nsproxy never installed in a task; see compat.h. */
 DECLARE_STATIC_CALL(execns_free_nsproxy, execns_free_ns_t);
-DECLARE_STATIC_CALL(execns_copy_fs_struct, execns_copy_fs_t);
+DECLARE_STATIC_CALL(execns_copy_fs_struct, copy_fs_struct);
 DECLARE_STATIC_CALL(execns_free_fs_struct, execns_free_fs_t);
-/* Since 7.x only; see execns_switch_fs_struct() in compat.h. */
-DECLARE_STATIC_CALL(execns_switch_fs_struct, execns_switch_fs_t);
+/* Since 7.x only (see compat.h); it has copy_fs_struct()'s signature. */
+DECLARE_STATIC_CALL(execns_switch_fs_struct, copy_fs_struct);
 DECLARE_STATIC_CALL(execns_exit_sem, execns_task_fn_t);
 DECLARE_STATIC_CALL(execns_exit_shm, execns_task_fn_t);
+DECLARE_STATIC_CALL(execns_put_ucounts, execns_put_ucounts_t);
 
 #define execns_call(fn) static_call(execns_##fn)
 

@@ -11,6 +11,9 @@
  *                   step of alloc_uid()); refs is 0 when nothing was found
  *   uid_free        the last reference to a module user_struct is gone; its
  *                   counters should all be zero by then
+ *   ucounts_alloc   a struct ucounts (RLIMIT_NPROC, SIGPENDING, MSGQUEUE,
+ *                   MEMLOCK and the per-user ucount limits) joined a table
+ *   ucounts_free    the last reference to a module ucounts is gone
  *   table_create    a new table, child of parent (0: the kernel's own table)
  *   table_destroy   a table's last user_struct is gone
  *
@@ -145,6 +148,45 @@ TRACE_EVENT(uid_find,
 	TP_printk("uid=%u table=%llu found=%d refs=%u user=%p",
 		  __entry->uid, (unsigned long long)__entry->table,
 		  !!__entry->up, __entry->refs, __entry->up)
+);
+
+DECLARE_EVENT_CLASS(execns_ucounts_class,
+	TP_PROTO(struct ucounts *uc, u64 table),
+	TP_ARGS(uc, table),
+	TP_STRUCT__entry(
+		__field(const void *, uc)
+		__field(u32, uid)
+		__field(unsigned int, ns)
+		__field(u64, table)
+		__field(long, nproc)
+		__field(long, sigpending)
+		__field(long, msgqueue)
+		__field(long, memlock)
+	),
+	TP_fast_assign(
+		__entry->uc = uc;
+		__entry->uid = from_kuid_munged(&init_user_ns, uc->uid);
+		__entry->ns = uc->ns->ns.inum;
+		__entry->table = table;
+		__entry->nproc = atomic_long_read(&uc->rlimit[UCOUNT_RLIMIT_NPROC]);
+		__entry->sigpending = atomic_long_read(&uc->rlimit[UCOUNT_RLIMIT_SIGPENDING]);
+		__entry->msgqueue = atomic_long_read(&uc->rlimit[UCOUNT_RLIMIT_MSGQUEUE]);
+		__entry->memlock = atomic_long_read(&uc->rlimit[UCOUNT_RLIMIT_MEMLOCK]);
+	),
+	TP_printk("uid=%u ns=%u table=%llu nproc=%ld sigpending=%ld msgqueue=%ld memlock=%ld ucounts=%p",
+		  __entry->uid, __entry->ns, (unsigned long long)__entry->table,
+		  __entry->nproc, __entry->sigpending, __entry->msgqueue,
+		  __entry->memlock, __entry->uc)
+);
+
+DEFINE_EVENT(execns_ucounts_class, ucounts_alloc,
+	TP_PROTO(struct ucounts *uc, u64 table),
+	TP_ARGS(uc, table)
+);
+
+DEFINE_EVENT(execns_ucounts_class, ucounts_free,
+	TP_PROTO(struct ucounts *uc, u64 table),
+	TP_ARGS(uc, table)
 );
 
 DECLARE_EVENT_CLASS(execns_table_class,

@@ -12,8 +12,12 @@
  * ftrace callback with ftrace's per-context recursion guard rather than a
  * kprobe, and PERMANENT.
  *
- * Arming: free_uid() first and disarmed last, so that no module
- * user_struct can reach the kernel's free_uid() while the others run.
+ * alloc_ucounts() and put_ucounts() are hooked the same way for the
+ * tables' ucounts (ucounts.c).
+ *
+ * Arming: the release hooks (free_uid(), put_ucounts()) first and disarmed
+ * last, so that no module object can reach the kernel's release while the
+ * others run.
  * The hooks are armed by execns_uidhooks_get() before a table is made and
  * disarmed from a work item once no table is left and no get() is pending:
  * the last table's last user_struct is released through the free_uid()
@@ -33,6 +37,7 @@
 #include "hook.h"
 #include "handover.h"
 #include "uidtab.h"
+#include "ucounts.h"
 
 /* --- redirect targets: the signatures of the functions they replace --- */
 
@@ -51,6 +56,18 @@ static void execns_uidhooks_idle(void);
 static void execns_free_uid(struct user_struct *up)
 {
 	execns_uidtab_put_user(up);
+	if (!execns_uidtab_count())
+		execns_uidhooks_idle();
+}
+
+static struct ucounts *execns_alloc_ucounts(struct user_namespace *ns, kuid_t uid)
+{
+	return execns_ucounts_alloc(execns_uidtab_of(current_user()), ns, uid);
+}
+
+static void execns_put_ucounts(struct ucounts *uc)
+{
+	execns_ucounts_put(uc);
 	if (!execns_uidtab_count())
 		execns_uidhooks_idle();
 }
@@ -83,10 +100,31 @@ static void notrace execns_free_uid_hook(unsigned long ip, unsigned long parent_
 }
 NOKPROBE_SYMBOL(execns_free_uid_hook);
 
+/* alloc_ucounts() is called by the task whose counts are meant, like alloc_uid(). */
+static void notrace execns_alloc_ucounts_hook(unsigned long ip, unsigned long parent_ip,
+					      struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	if (execns_uidtab_of(current_user()))
+		execns_redirect(ftrace_get_regs(fregs), execns_alloc_ucounts);
+}
+NOKPROBE_SYMBOL(execns_alloc_ucounts_hook);
+
+static void notrace execns_put_ucounts_hook(unsigned long ip, unsigned long parent_ip,
+					    struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	if (execns_ucounts_ours((struct ucounts *)execns_hook_arg0(regs)))
+		execns_redirect(regs, execns_put_ucounts);
+}
+NOKPROBE_SYMBOL(execns_put_ucounts_hook);
+
 /* In arming order; disarmed in reverse. */
 static struct execns_hook execns_uid_hooks[] = {
 	EXECNS_REDIRECT_HOOK("free_uid", execns_free_uid_hook),
+	EXECNS_REDIRECT_HOOK("put_ucounts", execns_put_ucounts_hook),
 	EXECNS_REDIRECT_HOOK("alloc_uid", execns_alloc_uid_hook),
+	EXECNS_REDIRECT_HOOK("alloc_ucounts", execns_alloc_ucounts_hook),
 	EXECNS_REDIRECT_HOOK("find_user", execns_find_user_hook),
 	EXECNS_WATCH_HOOK("commit_creds", execns_handover_hook),
 };

@@ -14,7 +14,10 @@
  * tables, so that no reader holds the lock every free_uid() takes); users,
  * with their counters, and tables are therefore freed after a grace period.
  *
- * Lifetime: a table lives while it has users (nr_users).  Each table pins
+ * Lifetime: a table lives while it has users (nr_users) or other objects
+ * that belong to it hold it (nr_held: its ucounts, which mqueues, pending
+ * signals and kernel user namespaces may keep after its last task).  Each
+ * table pins
  * the module; the pin is dropped from the RCU callback that frees the table,
  * and module exit waits for those callbacks with rcu_barrier().
  */
@@ -39,6 +42,7 @@ struct execns_uidtab {
 	u64 id;
 	u64 parent_id;			/* 0: the global table */
 	unsigned int nr_users;		/* under execns_uid_lock */
+	unsigned int nr_held;		/* other objects of the table (ucounts.c) */
 	struct list_head node;		/* in execns_tables */
 	struct rcu_head rcu;
 	DECLARE_HASHTABLE(users, EXECNS_UIDTAB_BITS);	/* by uid */
@@ -211,8 +215,25 @@ static void execns_uidtab_free_rcu(struct rcu_head *rcu)
 }
 
 /*
- * The last reference to @eu is gone: unlink it, and its table if it was the
- * table's last user, then free both after a grace period.
+ * @tab has neither users nor held objects left: unlink it under the lock,
+ * then (after the caller dropped it) uncount it and free it after a grace
+ * period.  Not inlined: the SystemTap tapset's execns.table.destroy.
+ */
+static noinline void execns_uidtab_unlink(struct execns_uidtab *tab)
+{
+	list_del_rcu(&tab->node);
+	trace_table_destroy(tab->id, tab->parent_id);
+}
+
+static void execns_uidtab_free(struct execns_uidtab *tab)
+{
+	atomic_dec(&execns_nr_tables);
+	call_rcu(&tab->rcu, execns_uidtab_free_rcu);
+}
+
+/*
+ * The last reference to @eu is gone: unlink it, and its table if that was
+ * the table's last object, then free both after a grace period.
  */
 static void execns_user_release(struct execns_user *eu, unsigned long flags)
 	__releases(&execns_uid_lock)
@@ -222,19 +243,38 @@ static void execns_user_release(struct execns_user *eu, unsigned long flags)
 
 	hash_del_rcu(&eu->us.uidhash_node);
 	hash_del_rcu(&eu->set_node);
-	last = !--tab->nr_users;
+	last = !--tab->nr_users && !tab->nr_held;
 	trace_uid_free(&eu->us, tab->id);
-	if (last) {
-		list_del_rcu(&tab->node);
-		trace_table_destroy(tab->id, tab->parent_id);
-	}
+	if (last)
+		execns_uidtab_unlink(tab);
 	spin_unlock_irqrestore(&execns_uid_lock, flags);
 
 	call_rcu(&eu->rcu, execns_user_free_rcu);
-	if (last) {
-		atomic_dec(&execns_nr_tables);
-		call_rcu(&tab->rcu, execns_uidtab_free_rcu);
-	}
+	if (last)
+		execns_uidtab_free(tab);
+}
+
+void execns_uidtab_hold(struct execns_uidtab *tab)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&execns_uid_lock, flags);
+	tab->nr_held++;
+	spin_unlock_irqrestore(&execns_uid_lock, flags);
+}
+
+void execns_uidtab_unhold(struct execns_uidtab *tab)
+{
+	unsigned long flags;
+	bool last;
+
+	spin_lock_irqsave(&execns_uid_lock, flags);
+	last = !--tab->nr_held && !tab->nr_users;
+	if (last)
+		execns_uidtab_unlink(tab);
+	spin_unlock_irqrestore(&execns_uid_lock, flags);
+	if (last)
+		execns_uidtab_free(tab);
 }
 
 /*
@@ -256,6 +296,7 @@ struct user_struct *execns_uidtab_create(struct execns_uidtab *parent, kuid_t ui
 	struct execns_uidtab *tab;
 	struct execns_user *eu;
 	unsigned long flags;
+
 	tab = execns_should_fail("uid table") ? NULL : kzalloc(sizeof(*tab), GFP_KERNEL);
 	if (!tab)
 		return ERR_PTR(-ENOMEM);
@@ -296,24 +337,30 @@ static void execns_user_show(struct seq_file *m, struct execns_uidtab *tab,
 }
 
 /*
- * The /proc/execns/tables view; format in docs/design.md.  A snapshot under
- * RCU, not the lock: any user may read it, and as often and as slowly as it
- * likes, while free_uid() on every CPU needs the lock.
+ * The /proc/execns/tables view (procfs.c walks it; format in docs/design.md):
+ * a snapshot under RCU, not the lock: any user may read it, and as often
+ * and as slowly as it likes, while free_uid() on every CPU needs the lock.
+ * Callers hold rcu_read_lock().
  */
-void execns_uidtab_show(struct seq_file *m)
+struct execns_uidtab *execns_uidtab_first(void)
 {
-	struct execns_uidtab *tab;
+	return list_first_or_null_rcu(&execns_tables, struct execns_uidtab, node);
+}
+
+struct execns_uidtab *execns_uidtab_next(struct execns_uidtab *tab)
+{
+	return list_next_or_null_rcu(&execns_tables, &tab->node, struct execns_uidtab, node);
+}
+
+void execns_uidtab_show(struct seq_file *m, struct execns_uidtab *tab)
+{
 	struct user_struct *up;
 	int bkt;
 
-	rcu_read_lock();
-	list_for_each_entry_rcu(tab, &execns_tables, node) {
-		seq_printf(m, "table %llu parent %llu users %u\n",
-			   tab->id, tab->parent_id, READ_ONCE(tab->nr_users));
-		hash_for_each_rcu(tab->users, bkt, up, uidhash_node)
-			execns_user_show(m, tab, up);
-	}
-	rcu_read_unlock();
+	seq_printf(m, "table %llu parent %llu users %u\n",
+		   tab->id, tab->parent_id, READ_ONCE(tab->nr_users));
+	hash_for_each_rcu(tab->users, bkt, up, uidhash_node)
+		execns_user_show(m, tab, up);
 }
 
 /*

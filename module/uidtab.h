@@ -42,7 +42,18 @@ struct user_struct *execns_uidtab_alloc_uid(struct execns_uidtab *tab, kuid_t ui
 struct user_struct *execns_uidtab_find_user(struct execns_uidtab *tab, kuid_t uid);
 void execns_uidtab_put_user(struct user_struct *up);
 
-void execns_uidtab_show(struct seq_file *m);
+/*
+ * Objects other than user_structs that belong to @tab (its ucounts) keep it
+ * alive: hold() when one is made (by a task of @tab, which keeps @tab alive
+ * meanwhile), unhold() when it goes (any context; may end @tab).
+ */
+void execns_uidtab_hold(struct execns_uidtab *tab);
+void execns_uidtab_unhold(struct execns_uidtab *tab);
+
+/* The tables, under rcu_read_lock(), and one table's lines of /proc/execns/tables. */
+struct execns_uidtab *execns_uidtab_first(void);
+struct execns_uidtab *execns_uidtab_next(struct execns_uidtab *tab);
+void execns_uidtab_show(struct seq_file *m, struct execns_uidtab *tab);
 void execns_uidtab_stats(struct seq_file *m);
 
 #endif /* _EXECNS_UIDTAB_H */

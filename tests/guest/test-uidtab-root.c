@@ -7,7 +7,8 @@
  * root in a new table still adds 16.
  * It is not the kernel's INIT_USER, though, so RLIMIT_NPROC treats it as
  * any uid, as it treats root in a kernel user namespace: an execve after
- * the real uid came back to 0 over the limit fails with EAGAIN
+ * the real uid came back to 0 over the limit (three processes of the
+ * table's uid 0; the table counts only its own) fails with EAGAIN
  * (PF_NPROC_EXCEEDED), where the initial table's root is exempt; fork
  * still passes on root's capabilities.
  */
@@ -40,19 +41,32 @@ static int try_watches(void *arg)
 }
 
 /*
- * RLIMIT_NPROC 1 (root has more processes than that), the real uid to 1000
- * and back to 0, then exec /bin/true: "exec_errno" only when the exec
+ * RLIMIT_NPROC 1 (root has more processes than that; in a table, arg
+ * forks two more first), the real uid to 1000 and back to 0, then
+ * exec /bin/true: "exec_errno" only when the exec
  * failed, and then "fork_errno" of a fork (a successful fork clears
  * PF_NPROC_EXCEEDED, so it must come second).
  */
 static int try_nproc(void *arg)
 {
 	struct rlimit rl = { 1, 1 };
+	pid_t c, other[2] = { 0, 0 };
 	int fork_err = 0;
-	pid_t c;
 
-	(void)arg;
 	ut_putl("self", ut_self());
+	/*
+	 * Two more uid-0 processes of the table (a table counts only its own):
+	 * over the limit even while this one's count is with uid 1000.
+	 */
+	for (int i = 0; arg && i < 2; i++) {
+		other[i] = fork();
+		if (other[i] == 0) {
+			ut_detach();
+			alarm(UT_TIMEOUT);
+			pause();
+			_exit(0);
+		}
+	}
 	if (setrlimit(RLIMIT_NPROC, &rl) || setresuid(UT_UID, -1, -1) || setresuid(0, -1, -1)) {
 		ut_putl("setup_errno", errno);
 		return 0;
@@ -69,6 +83,9 @@ static int try_nproc(void *arg)
 	else
 		waitpid(c, NULL, 0);
 	ut_putl("fork_errno", fork_err);
+	for (int i = 0; i < 2; i++)
+		if (other[i] > 0)
+			kill(other[i], SIGKILL);
 	return 0;
 }
 
@@ -82,7 +99,7 @@ static int act(const char *mode)
 	if (!strcmp(mode, "watches"))
 		return try_watches((void *)(long)(LIMIT + 1));
 	if (!strcmp(mode, "nproc"))
-		return try_nproc(NULL);
+		return try_nproc((void *)1L);
 	return 3;
 }
 
@@ -154,7 +171,7 @@ int main(int argc, char **argv)
 	ut_in_table("nproc", NULL, &o);
 	ktap_result(ut_val(&o, "self") > 0 && ut_val(&o, "table_after") == ut_val(&o, "self") &&
 		    ut_val(&o, "exec_errno") == EAGAIN && ut_val(&o, "fork_errno") == 0,
-		    "the same in table %ld: exec is EAGAIN, the table's uid 0 is not INIT_USER; fork works on root's capabilities (exec errno %ld, fork errno %ld)",
+		    "the same in table %ld with three uid-0 processes: exec is EAGAIN, the table's uid 0 is not INIT_USER; fork works on root's capabilities (exec errno %ld, fork errno %ld)",
 		    ut_val(&o, "self"), ut_val(&o, "exec_errno"), ut_val(&o, "fork_errno"));
 
 	left = ut_wait_tables(tables0, UT_RCU_SECS);

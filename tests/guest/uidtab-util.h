@@ -81,17 +81,34 @@ struct ut_user {
 	long table, refs, epoll_watches, pipe_bufs, unix_inflight, locked_vm, watches;
 };
 
+/* A "ucounts ..." line: a table's ucounts for one (user namespace, uid). */
+struct ut_ucounts {
+	unsigned long uid, ns;
+	long table, refs, nproc, sigpending, msgqueue, memlock, inotify_instances,
+	     inotify_watches, fanotify_groups, fanotify_marks, user_namespaces;
+};
+
 #define UT_MAX_TABLES	128
 #define UT_MAX_USERS	512
 
 struct ut_snap {
 	int ok;			/* the file was read */
-	int ntables, nusers;
-	int bad;		/* lines of neither form, or a uid line under another table */
+	int ntables, nusers, nucounts;
+	int bad;		/* lines of no known form, or a line under a table not listed */
 	char first_bad[160];
 	struct ut_table t[UT_MAX_TABLES];
 	struct ut_user u[UT_MAX_USERS];
+	struct ut_ucounts c[UT_MAX_USERS];
 };
+
+/* Is table id listed in s? */
+static inline int ut_snap_has_table(const struct ut_snap *s, long id)
+{
+	for (int i = 0; i < s->ntables; i++)
+		if (s->t[i].id == id)
+			return 1;
+	return 0;
+}
 
 static inline void ut_snap_bad(struct ut_snap *s, const char *line)
 {
@@ -114,6 +131,7 @@ static inline void ut_snap_read(struct ut_snap *s)
 	while (fgets(line, sizeof(line), f)) {
 		struct ut_table t = { 0 };
 		struct ut_user u = { 0 };
+		struct ut_ucounts c = { 0 };
 		int end = -1;
 
 		if (sscanf(line, "table %ld parent %ld users %ld%n",
@@ -135,6 +153,18 @@ static inline void ut_snap_read(struct ut_snap *s)
 			}
 			cur->uid_lines++;
 			s->u[s->nusers++] = u;
+		} else if (sscanf(line, "ucounts uid %lu ns %lu table %ld refs %ld nproc %ld sigpending %ld "
+				  "msgqueue %ld memlock %ld inotify_instances %ld inotify_watches %ld "
+				  "fanotify_groups %ld fanotify_marks %ld user_namespaces %ld%n",
+				  &c.uid, &c.ns, &c.table, &c.refs, &c.nproc, &c.sigpending,
+				  &c.msgqueue, &c.memlock, &c.inotify_instances, &c.inotify_watches,
+				  &c.fanotify_groups, &c.fanotify_marks, &c.user_namespaces, &end) == 13 &&
+			   line[end] == '\n') {
+			if (!ut_snap_has_table(s, c.table) || s->nucounts >= UT_MAX_USERS) {
+				ut_snap_bad(s, line);
+				continue;
+			}
+			s->c[s->nucounts++] = c;
 		} else {
 			ut_snap_bad(s, line);
 		}

@@ -30,7 +30,7 @@ done
 rm -rf "$ROOT$b/module.new"
 
 if ! logged "build-$kernel.log" in_root make -C "/lib/modules/$release/build" M="$b" CC="$cc" CONFIG_DEBUG_INFO_BTF_MODULES= "$@" modules; then
-	grep -E 'error|warning' "$LOGS/build-$kernel.log" | head -n 20 >&2
+	grep -iE 'error|warning' "$LOGS/build-$kernel.log" | head -n 20 >&2
 	die "building execns.ko for $kernel ($release) failed (log: $LOGS/build-$kernel.log)"
 fi
 grep -E 'warning:' "$LOGS/build-$kernel.log" | grep -v 'pahole version differs' >&2 || true

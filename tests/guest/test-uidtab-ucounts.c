@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Uid tables isolate the per-user limits the kernel keeps in ucounts
+ * (since 5.14): RLIMIT_NPROC, RLIMIT_SIGPENDING, RLIMIT_MSGQUEUE,
+ * RLIMIT_MEMLOCK (SysV shm locking), and the inotify and fanotify per-user
+ * sysctls.  For each: a uid-1000 holder outside sits at the limit; another
+ * uid-1000 process outside is refused; the same process in a fresh table
+ * is not; outside it is still refused afterwards (nothing leaked back).
+ * Root of a table may still create a kernel user namespace, and it is
+ * counted in the table.  When the tables are gone, so are their ucounts.
+ */
+#include <mqueue.h>
+#include <sched.h>
+#include <sys/fanotify.h>
+#include <sys/inotify.h>
+#include <sys/ipc.h>
+#include <sys/resource.h>
+#include <sys/shm.h>
+#include "uidtab-util.h"
+
+#define STATS		"/proc/execns/stats"
+#define MQ_HOLD		"/execns-ucounts-hold"
+#define MQ_PROBE	"/execns-ucounts-probe"
+#define SHM_BYTES	(64 * 1024)
+
+struct ucase {
+	const char *name;
+	int (*hold)(void);	/* as uid 1000: build up to the limit; 0 = done */
+	int (*probe)(void);	/* as uid 1000: one more; 0 or an errno */
+	int want;		/* the errno outside */
+	int resource;		/* an rlimit set for both, or -1 */
+	rlim_t limit;
+	const char *sysctl;	/* a sysctl set for the case, or NULL */
+	const char *value;
+};
+
+static void child_stays(void)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	alarm(UT_TIMEOUT);
+	for (;;)
+		pause();
+}
+
+/* NPROC 3: the holder and two children; the probe forks. */
+static int hold_nproc(void)
+{
+	for (int i = 0; i < 2; i++) {
+		pid_t c = fork();
+
+		if (c == 0)
+			child_stays();
+		if (c < 0)
+			return errno;
+	}
+	return 0;
+}
+
+static int probe_nproc(void)
+{
+	pid_t c = fork();
+
+	if (c == 0)
+		_exit(0);
+	if (c < 0)
+		return errno;
+	waitpid(c, NULL, 0);
+	return 0;
+}
+
+/* max_user_instances 2. */
+static int hold_inotify_instances(void)
+{
+	return inotify_init1(0) < 0 || inotify_init1(0) < 0 ? errno : 0;
+}
+
+static int probe_inotify_instance(void)
+{
+	return inotify_init1(0) < 0 ? errno : 0;
+}
+
+/* max_user_watches 2. */
+static int hold_inotify_watches(void)
+{
+	int fd = inotify_init1(0);
+
+	if (fd < 0 || inotify_add_watch(fd, "/", IN_CREATE) < 0 ||
+	    inotify_add_watch(fd, "/tmp", IN_CREATE) < 0)
+		return errno;
+	return 0;
+}
+
+static int probe_inotify_watch(void)
+{
+	int fd = inotify_init1(0);
+
+	if (fd < 0)
+		return errno;
+	return inotify_add_watch(fd, "/proc", IN_CREATE) < 0 ? errno : 0;
+}
+
+/* RLIMIT_SIGPENDING 4: four blocked real-time signals queued to oneself. */
+static int queue_rt(int n)
+{
+	union sigval v = { 0 };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	for (int i = 0; i < n; i++)
+		if (sigqueue(getpid(), SIGRTMIN, v))
+			return errno;
+	return 0;
+}
+
+static int hold_sigpending(void)
+{
+	return queue_rt(4);
+}
+
+static int probe_sigpending(void)
+{
+	return queue_rt(1);
+}
+
+/* RLIMIT_MSGQUEUE: room for one queue of one 4 KiB message. */
+static int open_mq(const char *name)
+{
+	struct mq_attr a = { .mq_maxmsg = 1, .mq_msgsize = 4096 };
+	mqd_t q = mq_open(name, O_CREAT | O_RDWR | O_CLOEXEC, 0600, &a);
+
+	return q == (mqd_t)-1 ? errno : 0;
+}
+
+static int hold_msgqueue(void)
+{
+	return open_mq(MQ_HOLD);
+}
+
+static int probe_msgqueue(void)
+{
+	int err = open_mq(MQ_PROBE);
+
+	mq_unlink(MQ_PROBE);
+	return err;
+}
+
+/* RLIMIT_MEMLOCK 64 KiB: one locked SysV segment of 64 KiB. */
+static int lock_shm(int keep)
+{
+	int id = shmget(IPC_PRIVATE, SHM_BYTES, IPC_CREAT | 0600), err = 0;
+
+	if (id < 0)
+		return errno;
+	if (shmctl(id, SHM_LOCK, NULL))
+		err = errno;
+	if (!keep || err)
+		shmctl(id, IPC_RMID, NULL);
+	return err;
+}
+
+static int hold_memlock(void)
+{
+	return lock_shm(1);
+}
+
+static int probe_memlock(void)
+{
+	return lock_shm(0);
+}
+
+/* max_user_groups 1 (unprivileged fanotify, FAN_REPORT_FID). */
+static int fan_group(void)
+{
+	return fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_FID, 0) < 0 ? errno : 0;
+}
+
+static const struct ucase cases[] = {
+	{ "RLIMIT_NPROC (fork)", hold_nproc, probe_nproc, EAGAIN, RLIMIT_NPROC, 3, NULL, NULL },
+	{ "inotify max_user_instances", hold_inotify_instances, probe_inotify_instance, EMFILE,
+	  -1, 0, "/proc/sys/fs/inotify/max_user_instances", "2" },
+	{ "inotify max_user_watches", hold_inotify_watches, probe_inotify_watch, ENOSPC,
+	  -1, 0, "/proc/sys/fs/inotify/max_user_watches", "2" },
+	{ "RLIMIT_SIGPENDING (sigqueue)", hold_sigpending, probe_sigpending, EAGAIN,
+	  RLIMIT_SIGPENDING, 4, NULL, NULL },
+	{ "RLIMIT_MSGQUEUE (mq_open)", hold_msgqueue, probe_msgqueue, EMFILE,
+	  RLIMIT_MSGQUEUE, 6000, NULL, NULL },
+	{ "RLIMIT_MEMLOCK (SHM_LOCK)", hold_memlock, probe_memlock, ENOMEM,
+	  RLIMIT_MEMLOCK, SHM_BYTES, NULL, NULL },
+	{ "fanotify max_user_groups", fan_group, fan_group, EMFILE,
+	  -1, 0, "/proc/sys/fs/fanotify/max_user_groups", "1" },
+};
+#define NR_CASES (sizeof(cases) / sizeof(cases[0]))
+#define PER_CASE 3
+
+/* The case's rlimit, then uid 1000 for good. */
+static int become(const struct ucase *c)
+{
+	struct rlimit rl = { c->limit, c->limit };
+
+	if (c->resource >= 0 && setrlimit(c->resource, &rl))
+		return errno;
+	return setresuid(UT_UID, UT_UID, UT_UID) ? errno : 0;
+}
+
+/* ut_run() / act "probe N": "self", "err" of one more, as uid 1000. */
+static int probe_as_user(void *arg)
+{
+	const struct ucase *c = &cases[(long)arg];
+	int err = become(c);
+
+	ut_putl("self", ut_self());
+	ut_putl("err", err ? -err : c->probe());
+	return 0;
+}
+
+static int hold_as_user(void *arg)
+{
+	const struct ucase *c = &cases[(long)arg];
+	int err;
+
+	if (c->resource >= 0) {
+		struct rlimit rl = { c->limit, c->limit };
+
+		setrlimit(c->resource, &rl);
+	}
+	err = c->hold();
+	if (err)
+		printf("# holder: %s\n", strerror(err));
+	return !err;
+}
+
+/*
+ * Act "userns": root of a table unshares a kernel user namespace ("ret",
+ * "err"), and reports how many user namespaces its table's uid-0 ucounts
+ * counts ("userns").
+ */
+static int act_userns(void)
+{
+	static struct ut_snap snap;
+	long self = ut_self(), n = -1;
+	int ret = unshare(CLONE_NEWUSER);
+
+	ut_putl("self", self);
+	ut_putl("ret", ret);
+	ut_putl("err", ret ? errno : 0);
+	ut_snap_read(&snap);
+	/* uid 0 of the table has two ucounts now: the initial namespace's counts it. */
+	for (int i = 0; i < snap.nucounts; i++)
+		if (snap.c[i].table == self && snap.c[i].uid == 0 &&
+		    snap.c[i].user_namespaces > n)
+			n = snap.c[i].user_namespaces;
+	ut_putl("userns", n);
+	return 0;
+}
+
+static int act(const char *mode, const char *arg)
+{
+	int rc = ut_act_common(mode);
+
+	if (rc >= 0)
+		return rc;
+	if (!strcmp(mode, "userns"))
+		return act_userns();
+	if (!strcmp(mode, "probe") && arg)
+		return probe_as_user((void *)strtol(arg, NULL, 10));
+	return 3;
+}
+
+static long stat_val(const char *key)
+{
+	char line[128], k[64];
+	long v, found = -1;
+	FILE *f = fopen(STATS, "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %ld", k, &v) == 2 && !strcmp(k, key))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+static void cleanup_ipc(void)
+{
+	struct shmid_ds ds;
+	int max = shmctl(0, SHM_INFO, (struct shmid_ds *)&ds);
+
+	mq_unlink(MQ_HOLD);
+	mq_unlink(MQ_PROBE);
+	for (int i = 0; i <= max; i++) {
+		int id = shmctl(i, SHM_STAT, &ds);
+
+		if (id >= 0 && ds.shm_perm.uid == UT_UID)
+			shmctl(id, IPC_RMID, NULL);
+	}
+}
+
+static void run_case(long i)
+{
+	const struct ucase *c = &cases[i];
+	char old[64] = "", idx[16];
+	const char *args[] = { idx, NULL };
+	struct ut_out o;
+	pid_t holder;
+	long err;
+
+	snprintf(idx, sizeof(idx), "%ld", i);
+	if (c->sysctl) {
+		ut_read_line(c->sysctl, old, sizeof(old));
+		if (!old[0] || ut_set(c->sysctl, c->value)) {
+			for (int k = 0; k < PER_CASE; k++)
+				ktap_skip("no writable sysctl", "%s: check %d", c->name, k + 1);
+			return;
+		}
+	}
+	holder = ut_hold(UT_UID, hold_as_user, (void *)i);
+	ut_run(probe_as_user, (void *)i, &o);
+	err = ut_val(&o, "err");
+	if (holder < 0 && c->probe == fan_group && err == EPERM) {
+		for (int k = 0; k < PER_CASE; k++)
+			ktap_skip("unprivileged fanotify is not available", "%s: check %d", c->name, k + 1);
+		goto restore;
+	}
+	ktap_result(holder > 0 && err == c->want,
+		    "%s: a uid-1000 holder at the limit outside, one more uid-1000 process is refused (errno %ld, want %d)",
+		    c->name, err, c->want);
+
+	ut_spawn(CLONE_NEWUSER, "probe", args, 1, &o);
+	err = ut_val(&o, "err");
+	ktap_result(ut_val(&o, "self") > 0 && err == 0,
+		    "%s: in a fresh table (%ld) the same is allowed (errno %ld)",
+		    c->name, ut_val(&o, "self"), err);
+
+	ut_run(probe_as_user, (void *)i, &o);
+	err = ut_val(&o, "err");
+	ktap_result(err == c->want,
+		    "%s: outside it is still refused: nothing came back from the table (errno %ld)",
+		    c->name, err);
+restore:
+	ut_kill(holder);
+	cleanup_ipc();
+	if (c->sysctl)
+		ut_write(c->sysctl, old);
+}
+
+int main(int argc, char **argv)
+{
+	struct ut_out o;
+	long left;
+
+	if (argc > 2 && !strcmp(argv[1], UT_ACT))
+		return act(argv[2], argc > 3 ? argv[3] : NULL);
+
+	ut_start(NR_CASES * PER_CASE + 2);
+	cleanup_ipc();
+	for (long i = 0; i < (long)NR_CASES; i++)
+		run_case(i);
+
+	ut_in_table("userns", NULL, &o);
+	ktap_result(ut_val(&o, "self") > 0 && ut_val(&o, "ret") == 0 && ut_val(&o, "userns") == 1,
+		    "root of table %ld unshares a kernel user namespace (errno %ld), counted in the table's ucounts (user_namespaces %ld)",
+		    ut_val(&o, "self"), ut_val(&o, "err"), ut_val(&o, "userns"));
+
+	ut_wait_tables(0, UT_RCU_SECS);
+	left = stat_val("ucounts");
+	for (int i = 0; left && i < UT_RCU_SECS * 10; i++) {
+		ut_reap_zombies();
+		ut_sleep_ms(100);
+		left = stat_val("ucounts");
+	}
+	ktap_result(left == 0 && ut_ntables() == 0,
+		    "the tables are gone, and with them every module ucounts (%ld left, allocated %ld)",
+		    left, stat_val("ucounts_allocs"));
+	return ktap_finish();
+}
