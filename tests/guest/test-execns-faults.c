@@ -4,7 +4,7 @@
  * the module's fail_nth parameter (Debian's kernels have no
  * CONFIG_FAULT_INJECTION), and check that every failure is ENOMEM with the
  * caller intact, and that nothing is left behind: no uid table, every
- * user_struct allocated freed again (/proc/execns/stats).
+ * user_struct and ucounts allocated freed again (/proc/execns/stats).
  */
 #include <sched.h>
 #include "guest-util.h"
@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 	steps = nth - 1;
 	write_file(FAIL_NTH, "0");
 
-	ktap_plan(steps + 3);
+	ktap_plan(steps + 4);
 	for (nth = 1; nth <= steps; nth++)
 		ktap_result(result[nth] == 0, "fallible step %d fails with ENOMEM, caller intact", nth);
 	ktap_result(steps >= 4 && steps < MAX_STEPS,
@@ -91,5 +91,7 @@ int main(int argc, char **argv)
 	ktap_result(settle("tables") == 0, "no uid table left behind");
 	ktap_result(settle("users") == 0, "every user_struct the module allocated was freed (allocs %ld, frees %ld)",
 		    execns_stat("user_allocs"), execns_stat("user_frees"));
+	ktap_result(settle("ucounts") == 0, "every ucounts the module allocated was freed (allocs %ld, frees %ld)",
+		    execns_stat("ucounts_allocs"), execns_stat("ucounts_frees"));
 	return ktap_finish();
 }
