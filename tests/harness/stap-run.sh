@@ -29,23 +29,18 @@ cc=$(cat "$kd/cc")
 work=$(mktemp -d /tmp/execns-stap.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# system_map: a real System.map for the kernel, from a nokaslr boot.
+# system_map: a real System.map for the kernel, from a nokaslr boot.  The
+# dump comes over vm.sh's results channel, apart from kernel messages, and
+# gzip keeps it short on the serial line; _stext proves it whole.
 system_map() {
-	local map=$kd/System.map log=$work/kallsyms.log
-	# The guest's first line may follow SeaBIOS's unterminated "Booting from
-	# ROM.." on the console, hence the empty line and the unanchored marker.
-	# Kernel messages (an RCU stall report on a loaded host) would land in
-	# the middle of the dump: mute them, check, retry once.
-	local try
+	local map=$kd/System.map log=$LOGS/kallsyms-$kernel.console.log try
 	for try in 1 2; do
 		[ -s "$map" ] && break
 		note "$kernel: reading /proc/kallsyms from a nokaslr boot for stap's System.map"
-		BOOTARGS=nokaslr EXECNS_CONSOLE=$log EXECNS_TIMEOUT=900 "$TOP/tests/harness/vm.sh" "$kernel" run \
-			'dmesg -n 1; echo 0 >/proc/sys/kernel/kptr_restrict; echo; echo KALLSYMS-BEGIN; grep -v "\[" /proc/kallsyms | gzip -c | base64; echo KALLSYMS-END' \
-			>/dev/null 2>&1 || continue
-		tr -d '\r' <"$log" | sed -n '/KALLSYMS-BEGIN$/,/^KALLSYMS-END$/p' | sed '1d;$d' |
-			base64 -d 2>/dev/null | gunzip 2>/dev/null >"$map.tmp" && grep -q ' T _stext$' "$map.tmp" &&
-			mv "$map.tmp" "$map"
+		BOOTARGS=nokaslr EXECNS_CONSOLE=$log EXECNS_RESULTS=$LOGS/kallsyms-$kernel.results.log EXECNS_TIMEOUT=900 "$TOP/tests/harness/vm.sh" "$kernel" run \
+			'echo 0 >/proc/sys/kernel/kptr_restrict; grep -v "\[" /proc/kallsyms | gzip -c | base64' \
+			2>/dev/null | base64 -d 2>/dev/null | gunzip 2>/dev/null >"$map.tmp" &&
+			grep -q ' T _stext$' "$map.tmp" && mv "$map.tmp" "$map"
 	done
 	rm -f "$map.tmp"
 	[ -s "$map" ] || die "$kernel: no symbol table from two kallsyms boots (console: $log)"
