@@ -9,10 +9,15 @@
 # STAP_GUEST_CMD (run this in the guest instead of the start/CMD/stop
 # wrapper; the modules are in /root/stap), STAP_COMPILE_ONLY=1.
 # Exit status: CMD's, 125 when a script does not compile or load.
+# CMD is run by the guest's sh as given (make stap-run passes it unexpanded,
+# so CMD='echo $HOME' means the guest's $HOME).  The guest runs through
+# vm.sh: CMD's and the scripts' output come on stdout (the results channel),
+# the kernel log goes to the console log.
 #
 # stap needs the kernel's real symbol table: Debian's System.map is a
 # placeholder, so the first run for a kernel boots it with nokaslr and
-# keeps /proc/kallsyms as $EXECNS_CACHE/kernels/NAME/System.map.
+# keeps /proc/kallsyms, read over the results channel, as
+# $EXECNS_CACHE/kernels/NAME/System.map.
 # It also needs execns.ko's debuginfo: the module is installed in the build
 # root's /lib/modules/RELEASE/extra, where stap looks for it.
 
