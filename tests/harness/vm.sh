@@ -65,6 +65,11 @@ console=${EXECNS_CONSOLE:-$LOGS/console-$kernel.$$.log}
 [ -n "${EXECNS_CONSOLE:-}" ] || ln -sfn "${console##*/}" "$LOGS/console-$kernel.log"
 results=${EXECNS_RESULTS:-$LOGS/results-$kernel.$$.log}
 [ -n "${EXECNS_RESULTS:-}" ] || ln -sfn "${results##*/}" "$LOGS/results-$kernel.log"
+# Keep the last 20 of each.
+for f in console results; do
+	find "$LOGS" -maxdepth 1 -name "$f-$kernel.[0-9]*.log" -printf '%T@ %p\n' |
+		sort -rn | tail -n +21 | cut -d' ' -f2- | xargs -r rm -f
+done
 work=$(mktemp -d /tmp/execns-vm.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
