@@ -49,6 +49,12 @@ guest-progs: userspace
 check: deps
 	@$(H)/check.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS))
 
+# CMD reaches the guest as typed: make would expand its $ (CMD='echo $$?'
+# gave "deps"), so the exported variable is its unexpanded value and the
+# recipes read it from the environment ("$$CMD"), never re-parsed.
+override CMD := $(value CMD)
+export CMD
+
 vm-run: deps
 	@$(H)/vm.sh $(KERNEL) run "$$CMD" "$(ADD)"
 
@@ -79,8 +85,14 @@ bench: deps
 stress: deps
 	@$(H)/stress.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS))
 
+# N boots of one kernel around a trivial command, failures counted by cause,
+# e.g. make soak KERNEL=backports N=30 (EXECNS_TCG_THREAD=multi to compare).
+N ?= 30
+soak: deps
+	@$(H)/soak.sh $(KERNEL) $(N)
+
 # Module build for one matrix kernel, e.g. make kmod KERNEL=trixie EXTRA="W=1 C=1".
 kmod: deps
 	@$(H)/build-module.sh $(KERNEL) $(EXTRA)
 
-.PHONY: all module userspace install uninstall dkms-install clean deps guest-progs check lint vm-run shell demo fetch kmod bench stress
+.PHONY: all module userspace install uninstall dkms-install clean deps guest-progs check lint vm-run shell demo fetch kmod bench stress soak

@@ -41,7 +41,7 @@ if [ "$run" = 1 ]; then
 		note "=== bench on $k: $(kernel_desc "$k") ==="
 		log=$LOGS/bench-$k.log
 		set +e
-		EXECNS_CONSOLE=$log EXECNS_TIMEOUT=${EXECNS_TIMEOUT:-1800} \
+		EXECNS_RESULTS=$log EXECNS_TIMEOUT=${EXECNS_TIMEOUT:-1800} \
 			"$TOP/tests/harness/vm.sh" "$k" run \
 			"bench-execns ${BENCH_SAMPLES:-200} ${BENCH_TABLES:-10000}" >/dev/null
 		rc=$?
@@ -53,7 +53,7 @@ if [ "$run" = 1 ]; then
 			cat "$RAW/$k.txt.new"
 		} >"$RAW/$k.txt"
 		rm -f "$RAW/$k.txt.new"
-		# The guest's own verdict, from the console.
+		# The guest's own verdict, from the results channel.
 		grc=$(tr -d '\r' <"$log" | sed -n 's/^execns-guest: exit \([0-9]*\).*/\1/p' | tail -n 1)
 		[ "$grc" = 0 ] && rc=0
 		if [ "$rc" -ne 0 ] || ! grep -q '^bench: done' "$RAW/$k.txt"; then

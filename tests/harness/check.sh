@@ -47,7 +47,7 @@ for k in "$@"; do
 	set +e
 	log=$LOGS/check-$k.$$.log
 	: >"$log"
-	EXECNS_CONSOLE=$log "$TOP/tests/harness/vm.sh" "$k" check
+	EXECNS_RESULTS=$log "$TOP/tests/harness/vm.sh" "$k" check
 	rc=$?
 	set -e
 	tally "$k" "$rc" "$log"

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Static checks of the module, printed as KTAP: for each kernel of the
-# matrix a W=1 build, a sparse pass (C=2) and the IBT check of the built
-# module (ibt-check.sh), then checkpatch on the sources.
+# Static checks, printed as KTAP: for each kernel of the matrix a W=1 build,
+# a sparse pass (C=2) and the IBT check (ibt-check.sh) of the module, then
+# checkpatch on its sources; and two harness checks on the host: the guest's
+# kernel-log pattern against sample reports and banners
+# (log-pattern-check.sh), and make passing CMD to vm.sh and stap-run.sh
+# unexpanded.
 # checkpatch.pl comes from Debian's linux-source-6.1 package (fetched once).
 #
 # Usage: lint.sh KERNEL...
@@ -38,8 +41,28 @@ checkpatch_dir() {
 	echo "$d"
 }
 
+# make_passes_cmd: make vm-run and stap-run, with stand-ins for the scripts
+# (H=), hand over a CMD full of $, quotes and backquotes exactly as typed.
+make_passes_cmd() {
+	local stub cmd='echo $? $HOME "a  b" '\''c'\'' `id` $(x) $$' out want rc=0
+	stub=$(mktemp -d)
+	printf '#!/bin/sh\nexit 0\n' >"$stub/deps.sh"
+	printf '#!/bin/sh\nprintf "[%%s]" "$3"\n' >"$stub/vm.sh"
+	cp "$stub/vm.sh" "$stub/stap-run.sh"
+	chmod +x "$stub"/*.sh
+	want="[$cmd]"
+	out=$(make -s -C "$TOP" vm-run H="$stub" CMD="$cmd")
+	[ "$out" = "$want" ] || { echo "make vm-run CMD='$cmd' passed [$out]"; rc=1; }
+	out=$(make -s -C "$TOP" stap-run H="$stub" SCRIPT=x.stp CMD="$cmd")
+	[ "$out" = "$want" ] || { echo "make stap-run CMD='$cmd' passed [$out]"; rc=1; }
+	out=$(CMD=$cmd make -s -C "$TOP" vm-run H="$stub")
+	[ "$out" = "$want" ] || { echo "CMD='$cmd' make vm-run passed [$out]"; rc=1; }
+	rm -rf "$stub"
+	return $rc
+}
+
 echo "KTAP version 1"
-echo "1..$(( $# * 3 + 1 ))"
+echo "1..$(( $# * 3 + 3 ))"
 for k in "$@"; do
 	log=$LOGS/lint-$k.log
 	for check in "W=1:W=1 build" "C=2:sparse (C=2)"; do
@@ -59,4 +82,13 @@ rc=0
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
 	--file module/*.c module/*.h) >"$log" 2>&1 || rc=1
 result $rc "checkpatch on module/" "$log"
+
+log=$LOGS/lint-log-pattern.log
+rc=0
+"$TOP/tests/harness/log-pattern-check.sh" >"$log" 2>&1 || rc=1
+result $rc "kernel-log pattern: every sample report trips it, no clean banner does" "$log"
+log=$LOGS/lint-make-cmd.log
+rc=0
+make_passes_cmd >"$log" 2>&1 || rc=1
+result $rc "make vm-run and stap-run pass CMD unexpanded" "$log"
 [ "$failed" -eq 0 ]

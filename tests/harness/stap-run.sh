@@ -9,10 +9,15 @@
 # STAP_GUEST_CMD (run this in the guest instead of the start/CMD/stop
 # wrapper; the modules are in /root/stap), STAP_COMPILE_ONLY=1.
 # Exit status: CMD's, 125 when a script does not compile or load.
+# CMD is run by the guest's sh as given (make stap-run passes it unexpanded,
+# so CMD='echo $HOME' means the guest's $HOME).  The guest runs through
+# vm.sh: CMD's and the scripts' output come on stdout (the results channel),
+# the kernel log goes to the console log.
 #
 # stap needs the kernel's real symbol table: Debian's System.map is a
 # placeholder, so the first run for a kernel boots it with nokaslr and
-# keeps /proc/kallsyms as $EXECNS_CACHE/kernels/NAME/System.map.
+# keeps /proc/kallsyms, read over the results channel, as
+# $EXECNS_CACHE/kernels/NAME/System.map.
 # It also needs execns.ko's debuginfo: the module is installed in the build
 # root's /lib/modules/RELEASE/extra, where stap looks for it.
 
@@ -29,23 +34,18 @@ cc=$(cat "$kd/cc")
 work=$(mktemp -d /tmp/execns-stap.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# system_map: a real System.map for the kernel, from a nokaslr boot.
+# system_map: a real System.map for the kernel, from a nokaslr boot.  The
+# dump comes over vm.sh's results channel, apart from kernel messages, and
+# gzip keeps it short on the serial line; _stext proves it whole.
 system_map() {
-	local map=$kd/System.map log=$work/kallsyms.log
-	# The guest's first line may follow SeaBIOS's unterminated "Booting from
-	# ROM.." on the console, hence the empty line and the unanchored marker.
-	# Kernel messages (an RCU stall report on a loaded host) would land in
-	# the middle of the dump: mute them, check, retry once.
-	local try
+	local map=$kd/System.map log=$LOGS/kallsyms-$kernel.console.log try
 	for try in 1 2; do
 		[ -s "$map" ] && break
 		note "$kernel: reading /proc/kallsyms from a nokaslr boot for stap's System.map"
-		BOOTARGS=nokaslr EXECNS_CONSOLE=$log EXECNS_TIMEOUT=900 "$TOP/tests/harness/vm.sh" "$kernel" run \
-			'dmesg -n 1; echo 0 >/proc/sys/kernel/kptr_restrict; echo; echo KALLSYMS-BEGIN; grep -v "\[" /proc/kallsyms | gzip -c | base64; echo KALLSYMS-END' \
-			>/dev/null 2>&1 || continue
-		tr -d '\r' <"$log" | sed -n '/KALLSYMS-BEGIN$/,/^KALLSYMS-END$/p' | sed '1d;$d' |
-			base64 -d 2>/dev/null | gunzip 2>/dev/null >"$map.tmp" && grep -q ' T _stext$' "$map.tmp" &&
-			mv "$map.tmp" "$map"
+		BOOTARGS=nokaslr EXECNS_CONSOLE=$log EXECNS_RESULTS=$LOGS/kallsyms-$kernel.results.log EXECNS_TIMEOUT=900 "$TOP/tests/harness/vm.sh" "$kernel" run \
+			'echo 0 >/proc/sys/kernel/kptr_restrict; grep -v "\[" /proc/kallsyms | gzip -c | base64' \
+			2>/dev/null | base64 -d 2>/dev/null | gunzip 2>/dev/null >"$map.tmp" &&
+			grep -q ' T _stext$' "$map.tmp" && mv "$map.tmp" "$map"
 	done
 	rm -f "$map.tmp"
 	[ -s "$map" ] || die "$kernel: no symbol table from two kallsyms boots (console: $log)"

@@ -24,7 +24,7 @@ for k in "$@"; do
 	note "=== stress on $k: $(kernel_desc "$k"), slub_debug=FZPU ==="
 	log=$LOGS/stress-$k.log
 	set +e
-	EXECNS_CONSOLE=$log EXECNS_TIMEOUT=${EXECNS_TIMEOUT:-1200} \
+	EXECNS_RESULTS=$log EXECNS_TIMEOUT=${EXECNS_TIMEOUT:-1200} \
 		BOOTARGS="slub_debug=FZPU ${BOOTARGS:-}" \
 		"$TOP/tests/harness/vm.sh" "$k" run \
 		"stress-execns ${STRESS_PROCS:-8} ${STRESS_ITERS:-30} ${STRESS_DEPTH:-3}" >/dev/null

@@ -3,17 +3,39 @@
 # Boot one stock kernel of the matrix in QEMU with the module loaded and run
 # something in it: the test suite, one shell command, or an interactive shell.
 # The guest is an initramfs (busybox-static, the module, the static test
-# programs); its console streams to stdout and to $EXECNS_CACHE/logs.
+# programs, tests/guest/init as /init).
 #
 # Usage: vm.sh KERNEL check
 #        vm.sh KERNEL run "CMD" ["ADD FILES"]
 #        vm.sh KERNEL shell ["ADD FILES"]
+#
+# Two channels, two serial ports (the legacy 16550s, built into all three
+# kernels, so no extra guest module is needed):
+# - ttyS0, the console, carries only the kernel log (all of it but debug
+#   messages; `make shell` shows warnings and worse).  It is saved to
+#   $LOGS/console-KERNEL.PID.log (console-KERNEL.log links the latest) and,
+#   after the run, scanned with tests/guest/lib.sh's bug-report pattern; what
+#   it finds is printed on stderr.  `tail -f` it to watch a boot.
+# - ttyS1, the results channel, carries the job's output byte for byte: the
+#   KTAP of check, or CMD's stdout and stderr (one stream, in the order
+#   written) for run.  It streams to stdout and is saved, raw, to
+#   $LOGS/results-KERNEL.PID.log.  The guest ends it with a newline and a
+#   trailer of "execns-guest: ..." lines: the last, "execns-guest: exit N",
+#   gives vm.sh's exit status, the others (insmod failed, kernel log not
+#   clean, tainted) go to stderr.  So the status is right whatever CMD
+#   prints or leaves unfinished, and stdout gets exactly what CMD printed.
+# In shell mode the console is the terminal (kernel messages included).
+#
 # Environment: BOOTARGS (extra kernel arguments), PARAMS (insmod parameters),
 # EXECNS_TIMEOUT (seconds, default 600), EXECNS_ACCEL (kvm or tcg; probed),
-# EXECNS_CONSOLE (where the console log goes), EXECNS_EXTRA_ROOT (a directory
-# whose contents are copied over the guest's /, e.g. staprun and its libraries).
-# Exit status: the guest's (CMD's status for run; 0/1 for check), 124 when
-# the guest timed out or died without reporting.
+# EXECNS_TCG_THREAD (single, the default, or multi), EXECNS_CONSOLE and
+# EXECNS_RESULTS (where the two channels are saved), EXECNS_EXTRA_ROOT (a
+# directory whose contents are copied over the guest's /, e.g. staprun and
+# its libraries), EXECNS_PREBUILT=1 (skip fetching the kernel and building
+# the module and guest programs: a caller that boots many times did it).
+# Exit status: the guest's (CMD's status for run, also when the kernel log
+# is not clean, which stderr then says; 0/1 for check; 125 when insmod
+# failed), 124 when the guest timed out or died without reporting.
 
 . "$(dirname "$0")/common.sh"
 
@@ -29,25 +51,35 @@ for f in $add; do
 	[ -e "$f" ] || die "ADD file '$f' does not exist"
 done
 
-"$TOP/tests/harness/fetch-kernel.sh" "$kernel"
-"$TOP/tests/harness/build-module.sh" "$kernel"
-logged guest-progs.log make -C "$TOP" -s guest-progs ||
-	die "building the guest's test programs failed (log: $LOGS/guest-progs.log)"
+if [ "${EXECNS_PREBUILT:-}" != 1 ]; then
+	"$TOP/tests/harness/fetch-kernel.sh" "$kernel"
+	"$TOP/tests/harness/build-module.sh" "$kernel"
+	logged guest-progs.log make -C "$TOP" -s guest-progs ||
+		die "building the guest's test programs failed (log: $LOGS/guest-progs.log)"
+fi
 
 kd=$(kdir "$kernel")
-# One log per run (runs of one kernel may overlap); console-KERNEL.log
-# points at the latest.
+# One log per channel and run (runs of one kernel may overlap);
+# console-KERNEL.log and results-KERNEL.log point at the latest.
 console=${EXECNS_CONSOLE:-$LOGS/console-$kernel.$$.log}
 [ -n "${EXECNS_CONSOLE:-}" ] || ln -sfn "${console##*/}" "$LOGS/console-$kernel.log"
+results=${EXECNS_RESULTS:-$LOGS/results-$kernel.$$.log}
+[ -n "${EXECNS_RESULTS:-}" ] || ln -sfn "${results##*/}" "$LOGS/results-$kernel.log"
+# Keep the last 20 of each.
+for f in console results; do
+	find "$LOGS" -maxdepth 1 -name "$f-$kernel.[0-9]*.log" -printf '%T@ %p\n' |
+		sort -rn | tail -n +21 | cut -d' ' -f2- | xargs -r rm -f
+done
 work=$(mktemp -d /tmp/execns-vm.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
 # make_initramfs: the whole guest, as one compressed cpio archive.
 make_initramfs() {
 	local r=$work/root
-	mkdir -p "$r"/{bin,etc/execns,lib/modules,usr/local/bin,root,proc,sys,dev,tmp}
+	mkdir -p "$r"/{bin,etc/execns,lib/modules,usr/local/bin,usr/local/lib/execns,root,proc,sys,dev,tmp}
 	cp /bin/busybox "$r/bin/busybox"
 	install -m 755 "$TOP/tests/guest/init" "$r/init"
+	install -m 644 "$TOP/tests/guest/lib.sh" "$r/usr/local/lib/execns/lib.sh"
 	install -m 755 "$TOP/tests/guest/run-tests" "$r/usr/local/bin/execns-run-tests"
 	cp "$TOP"/tests/guest/build/* "$r/usr/local/bin/"
 	cp "$(kmod "$kernel")" "$r/lib/modules/execns.ko"
@@ -83,31 +115,77 @@ accel() {
 	cat "$cache"
 }
 
+# results_filter: the results channel from stdin to stdout, without the
+# trailer.  The trailer is the run of "execns-guest: " lines that ends the
+# stream, so such lines are held until a later line shows they were output;
+# each line's newline is held until more output follows, because the last
+# one is the guest's separator.  CMD's output thus arrives exactly as
+# written.  The trailer's lines but the exit line go to stderr.
+results_filter() {
+	perl -e '$| = 1;
+		my @held; my $nl = 0;
+		sub out { for my $l (@_) { print "\n" if $nl; $nl = ($l =~ s/\n$//); print $l } }
+		while (<STDIN>) {
+			if (/^execns-guest: .*\n$/) { push @held, $_; next }
+			out(@held, $_); @held = ();
+		}
+		if (@held && $held[-1] =~ /^execns-guest: exit \d+$/) {
+			print STDERR grep { !/^execns-guest: exit / } @held;
+		} else {
+			out(@held); print "\n" if $nl;
+		}'
+}
+
 boot() {
 	local a cpu
 	a=$(accel)
 	# Multi-threaded TCG and the kernel's int3 text patching do not mix:
-	# 3 of 67 boots of 7.3 died under thread=multi, 0 of 120 under single.
-	if [ "$a" = kvm ]; then cpu=host; else a=tcg,thread=single cpu=max; fi
+	# 3 of 67 boots of 7.3 died under thread=multi, 0 of 120 under single
+	# (make soak, 2026-12-04: 1 of 30 under multi, 0 of 30 under single).
+	if [ "$a" = kvm ]; then cpu=host; else a=tcg,thread=${EXECNS_TCG_THREAD:-single} cpu=max; fi
+	# The console is the whole kernel log (costs no measurable time), but
+	# a shell's terminal gets warnings and worse only.
+	local level=loglevel=7
+	[ "$mode" = shell ] && level=quiet
+	# qboot (QEMU's minimal firmware) boots -kernel straight away and,
+	# unlike SeaBIOS, writes nothing on the console.
 	local args=(qemu-system-x86_64 -accel "$a" -cpu "$cpu" -m "${EXECNS_MEM:-1G}" -smp 2
-		-nographic -no-reboot -nodefaults -serial stdio
+		-nographic -no-reboot -nodefaults -bios qboot.rom
 		-kernel "$kd/vmlinuz" -initrd "$work/initramfs.gz"
-		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 quiet ${BOOTARGS:-}")
+		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 $level ${BOOTARGS:-}")
 	if [ "$mode" = shell ]; then
-		"${args[@]}"
+		"${args[@]}" -serial stdio -serial null
 		return
 	fi
-	# SeaBIOS clears the screen over the serial line: drop its escapes.
-	timeout --foreground -k 5 "${EXECNS_TIMEOUT:-600}" "${args[@]}" </dev/null |
-		sed -u 's/\x1bc//g; s/\x1b\[[0-9;?]*[A-Za-z]//g' | tee "$console"
+	set +e
+	timeout --foreground -k 5 "${EXECNS_TIMEOUT:-600}" "${args[@]}" \
+		-serial "file:$console" -serial stdio </dev/null | tee "$results" | results_filter
+	qemu_rc=${PIPESTATUS[0]}
+	set -e
+}
+
+# console_text: the console log without its carriage returns.
+console_text() {
+	tr -d '\r' <"$console"
 }
 
 make_initramfs
 boot
 [ "$mode" = shell ] && exit 0
-rc=$(sed -n 's/^execns-guest: exit \([0-9]*\).*/\1/p' "$console" | tail -n 1)
+. "$TOP/tests/guest/lib.sh"
+bad=$(console_text | grep -aE "$EXECNS_BAD_LOG" || true)
+rc=$(tail -n 1 "$results" | sed -n 's/^execns-guest: exit \([0-9]*\)$/\1/p')
 if [ -z "$rc" ]; then
-	echo "execns: $kernel: the guest timed out or died without reporting (console: $console)" >&2
+	if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
+		note "$kernel: the guest timed out after ${EXECNS_TIMEOUT:-600}s (console: $console)"
+	else
+		note "$kernel: the guest died without reporting (console: $console)"
+	fi
+	console_text | tail -n 25 | sed 's/^/  /' >&2
 	exit 124
+fi
+if [ -n "$bad" ]; then
+	note "$kernel: the console shows bug reports (console: $console):"
+	printf '%s\n' "$bad" | head -n 25 | sed 's/^/  /' >&2
 fi
 exit "$rc"

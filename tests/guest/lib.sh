@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the guest's /init and test runner (installed in the guest as
+# /usr/local/lib/execns/lib.sh) and by the host: vm.sh scans the console with
+# the same pattern, and lint.sh checks the pattern against sample lines.
+# Sourced, not run; plain POSIX sh (busybox ash in the guest, bash on the host).
+
+# EXECNS_BAD_LOG: an extended regex for a kernel-log line that reports a bug.
+# Each alternative is a report's own wording, never a bare detector name:
+# a clean debug kernel prints banners such as "rcu: RCU lockdep checking is
+# enabled.", "kasan: KernelAddressSanitizer initialized" and "RCU callback
+# double-/use-after-free debug is enabled.", and those must not trip it.
+# - Oops, BUG: (KASAN, KFENCE, sleeping in atomic context, held lock freed,
+#   ...), kernel BUG at, WARNING: (every WARN and lockdep's reports:
+#   possible circular or recursive locking, inconsistent lock state, ...);
+# - a SLUB report ("BUG kmalloc-64 (Not tainted): Redzone overwritten");
+# - refcount_t:, DEBUG_LIST's corruptions, lockdep switching itself off;
+# - UBSAN:, kmemleak's leak reports, slab poisoning, a GPF, a double free,
+#   a use-after-free; and a stack dump (Call Trace) for anything else.
+EXECNS_BAD_LOG='Oops|BUG:|kernel BUG|BUG [^ ]+ \((Not tainted|Tainted: [^)]*)\): |WARNING:|Call Trace|refcount_t:|list_(add|del) corruption|list_add double add|inconsistent lock state|possible (circular|recursive) locking|turning off the locking correctness validator|UBSAN:|unreferenced object|suspected memory leak|Poison overwritten|Redzone|Object already free|general protection|double[ -]free|(^|[^/])use-after-free'
+
+# EXECNS_TAINT_OK: the taint bits a run may leave: O (an out-of-tree module,
+# 4096) and E (an unsigned module, 8192).  Any other bit fails the run.
+EXECNS_TAINT_OK=12288
+
+# execns_bad_log: print the kernel log's bad lines; true when there are any.
+execns_bad_log() {
+	dmesg | grep -E "$EXECNS_BAD_LOG"
+}
+
+# execns_taint_ok: true when the kernel carries no taint but O and E.
+execns_taint_ok() {
+	[ $(( $(cat /proc/sys/kernel/tainted) & ~EXECNS_TAINT_OK )) -eq 0 ]
+}
