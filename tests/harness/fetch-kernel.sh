@@ -73,6 +73,8 @@ fetch() {
 }
 
 main() {
+	# The debug kernel is built here, not fetched: same layout, its own script.
+	[ "$name" = debug ] && exec "$TOP/tests/harness/build-debug-kernel.sh"
 	[ -s "$out/release" ] && [ -d "$ROOT/usr/src/linux-headers-$(cat "$out/release")" ] && exit 0
 	"$TOP/tests/harness/buildroot.sh"
 	exec 9>"$EXECNS_CACHE/.root.lock"

@@ -84,6 +84,8 @@ accel() {
 
 boot() {
 	local a cpu
+	# KASAN's shadow and kmemleak's pool: the debug kernel needs 2 GiB.
+	[ "$kernel" != debug ] || : "${EXECNS_MEM:=2G}"
 	a=$(accel)
 	# Multi-threaded TCG and the kernel's int3 text patching do not mix:
 	# 3 of 67 boots of 7.3 died under thread=multi, 0 of 120 under single.
