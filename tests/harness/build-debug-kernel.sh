@@ -35,7 +35,9 @@ warm() {
 	[ -s "$out/key" ] && [ -s "$out/version" ] && [ -s "$out/vmlinuz" ] || return 1
 	[ "$(cat "$out/key")" = "$(cat "$out/version")-$(frag_hash)" ] || return 1
 	release=$(cat "$out/release")
-	[ -s "$ROOT/lib/modules/$release/build/Module.symvers" ]
+	# The link is absolute inside the build root.
+	[ "$(readlink "$ROOT/lib/modules/$release/build")" = "$D/build-$(cat "$out/key")" ] &&
+		[ -s "$ROOT$D/build-$(cat "$out/key")/Module.symvers" ]
 }
 
 # newest_source: the newest linux-source-6.12 among the row's suites.
