@@ -51,15 +51,16 @@ static const struct {
 	unsigned long flag;
 	const char *name;
 } sweeps[] = {
+	/* the module's own paths first; CLONE_NEWNET, the longest, last */
+	{ CLONE_NEWUSER, "CLONE_NEWUSER (uid table creation)" },
 	{ CLONE_NEWNS, "CLONE_NEWNS" },
 	{ CLONE_NEWUTS, "CLONE_NEWUTS" },
 	{ CLONE_NEWIPC, "CLONE_NEWIPC" },
-	{ CLONE_NEWNET, "CLONE_NEWNET" },
 	{ CLONE_NEWPID, "CLONE_NEWPID" },
 	{ CLONE_NEWCGROUP, "CLONE_NEWCGROUP" },
 	{ CLONE_NEWTIME, "CLONE_NEWTIME" },
-	{ CLONE_NEWUSER, "CLONE_NEWUSER (uid table creation)" },
 	{ ALL_BUT_NET, "every flag but CLONE_NEWNET at once" },
+	{ CLONE_NEWNET, "CLONE_NEWNET" },
 };
 #define NR_SWEEPS	(sizeof(sweeps) / sizeof(sweeps[0]))
 
