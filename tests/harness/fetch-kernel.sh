@@ -123,6 +123,8 @@ fetch() {
 }
 
 main() {
+	# The debug kernel is built here, not fetched: same layout, its own script.
+	[ "$name" = debug ] && exec "$TOP/tests/harness/build-debug-kernel.sh"
 	if [ -s "$out/release" ] && [ -d "$ROOT/usr/src/linux-headers-$(cat "$out/release")" ]; then
 		[ -d "$out/modules" ] && exit 0
 		exec 9>"$EXECNS_CACHE/.root.lock"

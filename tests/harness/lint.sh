@@ -65,6 +65,15 @@ echo "KTAP version 1"
 echo "1..$(( $# * 3 + 3 ))"
 for k in "$@"; do
 	log=$LOGS/lint-$k.log
+	if [ "$k" = debug ]; then
+		# The same 6.12 source as trixie's headers, whose W=1 and sparse
+		# passes stand for it; KASAN's instrumentation would only add
+		# frame-size noise.
+		echo "ok $((n + 1)) - debug: W=1 build # SKIP same 6.12 source as the trixie headers; W=1 and sparse run there"
+		echo "ok $((n + 2)) - debug: sparse (C=2) # SKIP same 6.12 source as the trixie headers; W=1 and sparse run there"
+		n=$((n + 2))
+		continue
+	fi
 	for check in "W=1:W=1 build" "C=2:sparse (C=2)"; do
 		rc=0
 		"$TOP/tests/harness/build-module.sh" "$k" "${check%%:*}" >"$log" 2>&1 || rc=1

@@ -138,6 +138,10 @@ results_filter() {
 
 boot() {
 	local a cpu
+	# KASAN's shadow and kmemleak's pool: the debug kernel needs 2 GiB.
+	[ "$kernel" != debug ] || : "${EXECNS_MEM:=2G}"
+	# ... and a whole suite on it takes 6-7 minutes on a loaded 2-core host.
+	[ "$kernel" != debug ] || : "${EXECNS_TIMEOUT:=1800}"
 	a=$(accel)
 	# Multi-threaded TCG and the kernel's int3 text patching do not mix:
 	# 3 of 67 boots of 7.3 died under thread=multi, 0 of 120 under single
