@@ -15,8 +15,11 @@
 # - a SLUB report ("BUG kmalloc-64 (Not tainted): Redzone overwritten");
 # - refcount_t:, DEBUG_LIST's corruptions, lockdep switching itself off;
 # - UBSAN:, kmemleak's leak reports, slab poisoning, a GPF, a double free,
-#   a use-after-free; and a stack dump (Call Trace) for anything else.
-EXECNS_BAD_LOG='Oops|BUG:|kernel BUG|BUG [^ ]+ \((Not tainted|Tainted: [^)]*)\): |WARNING:|Call Trace|refcount_t:|list_(add|del) corruption|list_add double add|inconsistent lock state|possible (circular|recursive) locking|turning off the locking correctness validator|UBSAN:|unreferenced object|suspected memory leak|Poison overwritten|Redzone|Object already free|general protection|double[ -]free|(^|[^/])use-after-free'
+#   a use-after-free; a hung task and an RCU stall.
+# A bare stack dump (Call Trace) is not one: every report above brings its
+# own header, and the allocation-failure warnings that fault injection
+# (fail-nth on the debug kernel) causes by design dump a stack too.
+EXECNS_BAD_LOG='Oops|BUG:|kernel BUG|BUG [^ ]+ \((Not tainted|Tainted: [^)]*)\): |WARNING:|INFO: task .* blocked for more than|rcu: INFO: .*detected stall|refcount_t:|list_(add|del) corruption|list_add double add|inconsistent lock state|possible (circular|recursive) locking|turning off the locking correctness validator|UBSAN:|unreferenced object|suspected memory leak|Poison overwritten|Redzone|Object already free|general protection|double[ -]free|(^|[^/])use-after-free'
 
 # EXECNS_TAINT_OK: the taint bits a run may leave: O (an out-of-tree module,
 # 4096) and E (an unsigned module, 8192).  Any other bit fails the run.

@@ -42,10 +42,12 @@ unreferenced object 0xffff888003a1b2c0 (size 64):
 use-after-free read of uid table 3
 [   12.000000] BUG: KFENCE: out-of-bounds read in alloc_uid+0x8/0x90
 [   12.000000] BUG: unable to handle page fault for address: ffffffffc0201000
-[   13.000000] Call Trace:'
+[   13.000000] INFO: task test-execns-th:201 blocked for more than 120 seconds.
+[   13.000000] rcu: INFO: rcu_preempt self-detected stall on CPU'
 
 # Lines a clean boot prints, on a stock kernel and on a lockdep, KASAN,
-# UBSAN and kmemleak one.
+# UBSAN and kmemleak one, and an allocation failure that fault injection
+# caused (its stack dump has no report header).
 clean='[    0.000000] Kernel command line: console=ttyS0 panic=-1 oops=panic panic_on_warn=1 quiet
 [    0.000000] rcu: 	RCU lockdep checking is enabled.
 [    0.000000] rcu: RCU lockdep checking is enabled.
@@ -64,7 +66,9 @@ clean='[    0.000000] Kernel command line: console=ttyS0 panic=-1 oops=panic pan
 [    1.000000] execns: resolved 14 kernel symbols
 [    1.000000] execns: loading out-of-tree module taints kernel.
 [    1.000000] execns: module verification failed: signature and/or required key missing - tainting kernel
-[    9.000000] reboot: Power down'
+[    9.000000] reboot: Power down
+[   59.537794] test-execns-fai: vmalloc error: size 4096, vm_struct allocation failed, mode:0xcc0(GFP_KERNEL), nodemask=(null)
+[   59.540687] Call Trace:'
 
 fails=0
 for g in "busybox grep" "grep"; do
