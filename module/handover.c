@@ -3,8 +3,8 @@
  * The commit_creds() hook that puts a new table's user_struct into the
  * credentials an execns(CLONE_NEWUSER) commits (see handover.h).
  *
- * Locking: execns_swap_lock (irq-safe, since commit_creds() may run with
- * interrupts off in some callers) protects the list of swaps in flight.
+ * Locking: execns_swap_lock protects the list of swaps in flight (irq-safe
+ * out of caution: the hook runs wherever commit_creds() does).
  * The list is read without the lock first: it is empty unless an execns
  * with CLONE_NEWUSER is running somewhere, and an entry is added by the
  * task itself before the exec, so that task always sees its own entry.

@@ -82,6 +82,8 @@ static void __exit execns_exit(void)
 	 * voluntarily there, so a tasks-RCU grace period waits for it.
 	 */
 	synchronize_rcu_tasks();
+	/* Such a task may have queued the hooks' disarm work on its way out. */
+	execns_uidhooks_flush();
 	execns_ucounts_uninit();
 	execns_uidtab_uninit();
 	pr_info("unloaded\n");

@@ -15,7 +15,7 @@
  *                   MEMLOCK and the per-user ucount limits) joined a table
  *   ucounts_free    the last reference to a module ucounts is gone
  *   table_create    a new table, child of parent (0: the kernel's own table)
- *   table_destroy   a table's last user_struct is gone
+ *   table_destroy   a table's last user_struct or ucounts is gone
  *
  * Users of the kernel's global table do not pass through the module: the
  * tapset's kprobes cover those.

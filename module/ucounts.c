@@ -113,9 +113,18 @@ static struct execns_ucounts *execns_uc_new(struct execns_uidtab *tab,
 	return eu;
 }
 
+/*
+ * The user namespace reference goes here, not at release: a
+ * /proc/execns/tables reader may still read uc->ns under RCU, and
+ * free_user_ns() does not wait for a grace period.  put_user_ns() only
+ * queues work, so it is fine in an RCU callback.
+ */
 static void execns_uc_free_rcu(struct rcu_head *rcu)
 {
-	kmem_cache_free(execns_uc_cache, container_of(rcu, struct execns_ucounts, rcu));
+	struct execns_ucounts *eu = container_of(rcu, struct execns_ucounts, rcu);
+
+	put_user_ns(eu->uc.ns);
+	kmem_cache_free(execns_uc_cache, eu);
 	atomic_long_inc(&execns_uc_frees);
 }
 
@@ -137,6 +146,7 @@ static noinline void execns_uc_insert(struct execns_ucounts *eu)
 
 static noinline void execns_uc_release(struct execns_ucounts *eu)
 {
+	struct execns_uidtab *tab = eu->tab;
 	unsigned long flags;
 
 	spin_lock_irqsave(&execns_uc_lock, flags);
@@ -145,9 +155,13 @@ static noinline void execns_uc_release(struct execns_ucounts *eu)
 	trace_ucounts_free(&eu->uc, execns_uidtab_id(eu->tab));
 	spin_unlock_irqrestore(&execns_uc_lock, flags);
 
-	put_user_ns(eu->uc.ns);
-	execns_uidtab_unhold(eu->tab);
+	/*
+	 * The object's callback before the table's: the table's drops the
+	 * module reference, and module exit's rcu_barrier() must find this
+	 * one queued too.
+	 */
 	call_rcu(&eu->rcu, execns_uc_free_rcu);
+	execns_uidtab_unhold(tab);
 }
 
 struct ucounts *execns_ucounts_alloc(struct execns_uidtab *tab,
@@ -219,7 +233,7 @@ void execns_ucounts_stats(struct seq_file *m)
 
 int execns_ucounts_init(void)
 {
-	execns_uc_cache = KMEM_CACHE(execns_ucounts, SLAB_ACCOUNT);
+	execns_uc_cache = KMEM_CACHE(execns_ucounts, 0);
 	return execns_uc_cache ? 0 : -ENOMEM;
 }
 

@@ -141,7 +141,7 @@ static void execns_uidhooks_disarm(void)
 
 	for (i = ARRAY_SIZE(execns_uid_hooks) - 1; i >= 0; i--)
 		execns_hook_disarm(&execns_uid_hooks[i]);
-	execns_uidhooks_armed = false;
+	WRITE_ONCE(execns_uidhooks_armed, false);
 }
 
 /* Caller holds execns_uidhooks_lock. */
@@ -154,8 +154,8 @@ static int execns_uidhooks_arm(void)
 		if (ret)
 			goto disarm;
 	}
-	execns_uidhooks_armed = true;
-	execns_uidhooks_arms++;
+	WRITE_ONCE(execns_uidhooks_armed, true);
+	WRITE_ONCE(execns_uidhooks_arms, execns_uidhooks_arms + 1);
 	return 0;
 
 disarm:
@@ -224,6 +224,16 @@ uninit_hooks:
 	while (--i >= 0)
 		execns_hook_uninit(&execns_uid_hooks[i]);
 	return ret;
+}
+
+/*
+ * After a tasks-RCU grace period: a task that released the last table's
+ * last object through a redirect target may have queued the work on its
+ * way out of the module, after execns_uidhooks_uninit() cancelled it.
+ */
+void execns_uidhooks_flush(void)
+{
+	cancel_work_sync(&execns_uidhooks_work);
 }
 
 /* Tables pin the module, so none exists here, and no get() is pending. */

@@ -13,6 +13,7 @@ struct seq_file;
 
 int execns_uidhooks_init(void);
 void execns_uidhooks_uninit(void);
+void execns_uidhooks_flush(void);
 
 /*
  * Arm the hooks (process context; may fail, e.g. EBUSY while ftrace is

@@ -17,9 +17,9 @@
  * Lifetime: a table lives while it has users (nr_users) or other objects
  * that belong to it hold it (nr_held: its ucounts, which mqueues, pending
  * signals and kernel user namespaces may keep after its last task).  Each
- * table pins
- * the module; the pin is dropped from the RCU callback that frees the table,
- * and module exit waits for those callbacks with rcu_barrier().
+ * table pins the module; the pin is dropped from the RCU callback that
+ * frees the table, and module exit waits for those callbacks with
+ * rcu_barrier().
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -74,7 +74,7 @@ unsigned int execns_uidtab_count(void)
 	return atomic_read(&execns_nr_tables);
 }
 
-/* Lockless; safe from any context: the probes' pre-handlers call it. */
+/* Lockless; safe from any context: the hooks' callbacks call it. */
 struct execns_uidtab *notrace execns_uidtab_of(const struct user_struct *up)
 {
 	struct execns_user *eu;
@@ -378,7 +378,7 @@ void execns_uidtab_stats(struct seq_file *m)
 
 int execns_uidtab_init(void)
 {
-	execns_user_cache = KMEM_CACHE(execns_user, SLAB_ACCOUNT);
+	execns_user_cache = KMEM_CACHE(execns_user, 0);
 	return execns_user_cache ? 0 : -ENOMEM;
 }
 

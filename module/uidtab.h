@@ -31,7 +31,8 @@ u64 execns_uidtab_id(const struct execns_uidtab *tab);
 /*
  * A new table, child of @parent's (NULL: the global table), holding one
  * user_struct for @uid, which is returned with the caller's reference.
- * Dropping that reference (execns_uidtab_put_user) frees the table again.
+ * Dropping that reference (execns_uidtab_put_user) ends the table again,
+ * once no ucounts of it is left either.
  * ERR_PTR(-ENOMEM) on failure.  The caller holds the uid hooks armed
  * (execns_uidhooks_get()) across the call.
  */

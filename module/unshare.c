@@ -31,7 +31,9 @@ static void notrace execns_unshare_hook_cb(unsigned long ip, unsigned long paren
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 
-	if (execns_hook_arg0(regs) & (CLONE_NEWIPC | CLONE_NEWUSER))
+	/* init arms the hook once to test it, whatever the parameter says. */
+	if (READ_ONCE(execns_forbid_unshare) &&
+	    (execns_hook_arg0(regs) & (CLONE_NEWIPC | CLONE_NEWUSER)))
 		execns_redirect(regs, execns_unshare_refused);
 }
 NOKPROBE_SYMBOL(execns_unshare_hook_cb);
