@@ -51,15 +51,18 @@ static inline void write_file(const char *path, const char *s)
 		close(fd);
 }
 
-/* A counter of /proc/execns/stats (tables, user_allocs, user_frees, users), or -1. */
+/*
+ * A counter of /proc/execns/stats (tables, users, ucounts, hook_arms, ...),
+ * or -1.  Line by line: "hooks armed" is a word, not a number.
+ */
 static inline long execns_stat(const char *name)
 {
-	char key[32];
+	char line[128], key[32];
 	long v, found = -1;
 	FILE *f = fopen("/proc/execns/stats", "r");
 
-	while (f && fscanf(f, "%31s %ld", key, &v) == 2)
-		if (!strcmp(key, name))
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%31s %ld", key, &v) == 2 && !strcmp(key, name))
 			found = v;
 	if (f)
 		fclose(f);
