@@ -1,24 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * make stress, in the guest: PROCS processes x ITERS iterations of nested
- * execns chains with random flag sets (uid tables included), setuid churn
- * inside the tables, failing execns calls mixed in (each must fail with its
- * errno and leave the caller as it was), while another process keeps trying
- * to remove the module (refused: a uid table lives throughout).  Then every
- * table and user_struct must be gone, and the module must unload.
+ * make stress, in the guest, in two parts.
  *
- *	stress-execns [PROCS [ITERS [DEPTH]]]
+ * The disarm proof: TABLES times, a table is made (execns(CLONE_NEWUSER) of
+ * a program that exits at once) and dropped, and each time the uid hooks
+ * must have been armed for it (hook_arms grew by one) and be disarmed again
+ * within DISARM_SECS of the table's end.
+ *
+ * The chaos: PROCS processes x ITERS iterations of nested execns chains
+ * with random flag sets (uid tables included), setuid churn inside the
+ * tables, fork storms up to RLIMIT_NPROC (in a fresh table exactly the
+ * limit, nothing from outside counted), failing execns calls mixed in (each
+ * must fail with its errno and leave the caller as it was), while another
+ * process keeps trying to remove the module (refused: a uid table lives
+ * throughout).  Then every table, user_struct and ucounts must be gone, and
+ * the module must unload.
+ *
+ *	stress-execns [PROCS [ITERS [DEPTH [TABLES]]]]
  *
  * KTAP on stdout; the guest's /init checks the kernel log afterwards.
  */
 #include <sched.h>
 #include <stdint.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include "guest-util.h"
 #include "ktap.h"
 
-#define SELF	"/usr/local/bin/stress-execns"
+#define SELF		"/usr/local/bin/stress-execns"
+#define STORM_NPROC	6	/* RLIMIT_NPROC of a fork storm */
+#define DISARM_SECS	10	/* the bound on hooks disarmed after a table ends */
 
 static const int flag_bits[] = {
 	CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWPID,
@@ -110,14 +122,67 @@ static int setuid_churn(unsigned int *seed)
 	return 0;
 }
 
-/* One link of a chain: churn, a failing call, then execns the next link. */
-static int link_main(int depth, unsigned int seed)
+/*
+ * A fork storm at RLIMIT_NPROC: a child drops to uid u for good under a
+ * limit of STORM_NPROC and forks sleepers until fork fails.  It must fail
+ * with EAGAIN after at most STORM_NPROC - 1 sleepers (itself is one); in a
+ * table of its own making (fresh) exactly then, since nothing outside the
+ * table counts.  Returns 0 when so.
+ */
+static int fork_storm(uid_t u, int fresh)
 {
-	char dbuf[16], sbuf[16];
-	char *argv[] = { SELF, "link", dbuf, sbuf, NULL };
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		struct rlimit rl = { STORM_NPROC, STORM_NPROC };
+		int p[2], n = 0, err = 0;
+
+		if (pipe(p) || setrlimit(RLIMIT_NPROC, &rl) || setresuid(u, u, u))
+			_exit(3);
+		for (;;) {
+			pid_t c = fork();
+
+			if (c == 0) {
+				char b;
+
+				close(p[1]);
+				_exit(read(p[0], &b, 1) < 0);
+			}
+			if (c < 0) {
+				err = errno;
+				break;
+			}
+			if (++n > STORM_NPROC)
+				break;
+		}
+		close(p[1]);	/* the sleepers wake up and exit */
+		while (wait(NULL) > 0)
+			;
+		if (err != EAGAIN || n > STORM_NPROC - 1 || (fresh && n != STORM_NPROC - 1)) {
+			printf("# fork storm as uid %u (fresh table %d): %d forks, then %s\n",
+			       u, fresh, n, strerror(err));
+			_exit(1);
+		}
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		return 1;
+	return 0;
+}
+
+/* One link of a chain: churn, a failing call, then execns the next link. */
+static int link_main(int depth, unsigned int seed, int fresh)
+{
+	char dbuf[16], sbuf[16], fbuf[4];
+	char *argv[] = { SELF, "link", dbuf, sbuf, fbuf, NULL };
 	int flags;
 
 	if (setuid_churn(&seed) || failing_execns(&seed))
+		return 1;
+	if (rnd(&seed) % 2 == 0 && fork_storm(2000 + rnd(&seed) % 8, fresh))
 		return 1;
 	if (depth <= 0)
 		return 0;
@@ -141,6 +206,7 @@ static int link_main(int depth, unsigned int seed)
 	snprintf(dbuf, sizeof(dbuf), "%d", depth - 1);
 	snprintf(sbuf, sizeof(sbuf), "%u", rnd(&seed));
 	flags = rand_flags(&seed);
+	snprintf(fbuf, sizeof(fbuf), "%d", !!(flags & CLONE_NEWUSER));
 	execns(flags, SELF, argv, environ);
 	printf("# execns(%#x) of the next link: %s\n", flags, strerror(errno));
 	return 1;
@@ -153,13 +219,14 @@ static int worker(int id, int iters, int depth)
 	int bad = 0;
 
 	for (int i = 0; i < iters; i++) {
-		char dbuf[16], sbuf[16];
-		char *argv[] = { SELF, "link", dbuf, sbuf, NULL };
+		char dbuf[16], sbuf[16], fbuf[4];
+		char *argv[] = { SELF, "link", dbuf, sbuf, fbuf, NULL };
 		int status, flags = rand_flags(&seed);
 		pid_t pid;
 
 		snprintf(dbuf, sizeof(dbuf), "%u", 1 + rnd(&seed) % depth);
 		snprintf(sbuf, sizeof(sbuf), "%u", rnd(&seed));
+		snprintf(fbuf, sizeof(fbuf), "%d", !!(flags & CLONE_NEWUSER));
 		pid = fork();
 		if (pid == 0) {
 			alarm(120);
@@ -245,6 +312,88 @@ static int make_holder(void)
 	return fd;
 }
 
+/*
+ * One /proc/execns/stats value: a number, or for "hooks" 1 (armed) or 0
+ * (disarmed); -1 when absent.  (stat_of() stops at the first line whose
+ * value is not a number, and "hooks" is one.)
+ */
+static long stat_of(const char *name)
+{
+	char line[128], key[32], val[32];
+	long v = -1;
+	FILE *f = fopen("/proc/execns/stats", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%31s %31s", key, val) == 2 && !strcmp(key, name))
+			v = !strcmp(val, "armed") ? 1 : !strcmp(val, "disarmed") ? 0 :
+			    strtol(val, NULL, 10);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static int hooks_armed(void)
+{
+	return stat_of("hooks") == 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * The disarm proof: n tables made and dropped one after the other.  Each
+ * must arm the hooks once (hook_arms + 1) and, once its task is reaped, the
+ * hooks must be disarmed within DISARM_SECS with no table left.
+ */
+static void disarm_proof(int n)
+{
+	long arms0 = stat_of("hook_arms"), bad_arm = 0, bad_disarm = 0;
+	double t0 = now_s(), worst = 0, total = 0;
+	char *argv[] = { SELF, "nop", NULL };
+
+	for (int i = 0; i < n; i++) {
+		long arms = stat_of("hook_arms");
+		int status;
+		double t;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			execns(CLONE_NEWUSER, SELF, argv, environ);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			bad_arm++;
+			continue;
+		}
+		t = now_s();
+		while ((stat_of("tables") || hooks_armed()) && now_s() - t < DISARM_SECS)
+			usleep(1000);
+		t = now_s() - t;
+		total += t;
+		if (t > worst)
+			worst = t;
+		if (stat_of("tables") || hooks_armed() != 0) {
+			if (bad_disarm++ < 5)
+				printf("# table %d: hooks %sarmed, %ld tables %.1f s after its end\n",
+				       i, hooks_armed() ? "" : "dis", stat_of("tables"), t);
+		}
+		if (stat_of("hook_arms") != arms + 1 && bad_arm++ < 5)
+			printf("# table %d: hook_arms %ld -> %ld\n", i, arms, stat_of("hook_arms"));
+	}
+	ktap_result(!bad_arm && stat_of("hook_arms") == arms0 + n,
+		    "%d tables made and dropped, each arming the hooks once (hook_arms %ld -> %ld; %ld bad)",
+		    n, arms0, stat_of("hook_arms"), bad_arm);
+	ktap_result(!bad_disarm,
+		    "after each, hooks disarmed and no table within %d s (worst %.3f s, mean %.4f s; %ld late; %.0f s in all)",
+		    DISARM_SECS, worst, n ? total / n : 0, bad_disarm, now_s() - t0);
+}
+
 static long slab_objects(void)
 {
 	return read_long("/sys/kernel/slab/execns_user/objects");
@@ -252,31 +401,38 @@ static long slab_objects(void)
 
 int main(int argc, char **argv)
 {
-	int procs = 8, iters = 30, depth = 3, holder, p[2], bad = 0, status;
-	long tries = 0, ok = 0, other = 0, tables = -1, users = -1, slab0, slab1;
+	int procs = 8, iters = 30, depth = 3, ntables = 10000, holder, p[2], bad = 0, status;
+	long tries = 0, ok = 0, other = 0, tables = -1, users = -1, ucounts = -1, slab0, slab1;
 	pid_t pounder, *pids;
 	char line[128];
 
 	if (argc > 1 && !strcmp(argv[1], "hold"))
 		return hold_main();
-	if (argc > 3 && !strcmp(argv[1], "link"))
-		return link_main(atoi(argv[2]), strtoul(argv[3], NULL, 10));
+	if (argc > 4 && !strcmp(argv[1], "link"))
+		return link_main(atoi(argv[2]), strtoul(argv[3], NULL, 10), atoi(argv[4]));
+	if (argc > 1 && !strcmp(argv[1], "nop"))
+		return 0;
 	if (argc > 1)
 		procs = atoi(argv[1]);
 	if (argc > 2)
 		iters = atoi(argv[2]);
 	if (argc > 3)
 		depth = atoi(argv[3]);
-	if (procs < 1 || iters < 1 || depth < 1)
+	if (argc > 4)
+		ntables = atoi(argv[4]);
+	if (procs < 1 || iters < 1 || depth < 1 || ntables < 0)
 		return 2;
 
-	ktap_plan(6);
+	ktap_plan(8);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ktap_diag("%d processes x %d chains of up to %d execns each", procs, iters, depth);
 	slab0 = slab_objects();
-	if (!ktap_result(execns_stat("tables") == 0 && execns_stat("users") == 0,
-			 "no table or module user_struct before the run"))
-		ktap_diag("tables %ld users %ld", execns_stat("tables"), execns_stat("users"));
+	if (!ktap_result(stat_of("tables") == 0 && stat_of("users") == 0 &&
+			 stat_of("hooks") == 0,
+			 "no table or module user_struct before the run, hooks disarmed"))
+		ktap_diag("tables %ld users %ld hooks %d", stat_of("tables"),
+			  stat_of("users"), hooks_armed());
+	disarm_proof(ntables);
+	ktap_diag("%d processes x %d chains of up to %d execns each", procs, iters, depth);
 
 	holder = make_holder();
 	unlink("/tmp/stress-stop");
@@ -315,16 +471,17 @@ int main(int argc, char **argv)
 	if (holder >= 0)
 		close(holder);
 	for (int i = 0; i < 200; i++) {
-		tables = execns_stat("tables");
-		users = execns_stat("users");
-		if (!tables && !users)
+		tables = stat_of("tables");
+		users = stat_of("users");
+		ucounts = stat_of("ucounts");
+		if (!tables && !users && !ucounts && !hooks_armed())
 			break;
 		usleep(100000);
 	}
 	slab1 = slab_objects();
-	ktap_result(tables == 0 && users == 0,
-		    "no table or user_struct left behind (tables %ld, users %ld; execns_user slab objects %ld before, %ld after)",
-		    tables, users, slab0, slab1);
+	ktap_result(tables == 0 && users == 0 && ucounts == 0 && stat_of("hooks") == 0,
+		    "no table, user_struct or ucounts left behind, hooks disarmed (tables %ld, users %ld, ucounts %ld, hook_arms %ld; execns_user slab objects %ld before, %ld after)",
+		    tables, users, ucounts, stat_of("hook_arms"), slab0, slab1);
 
 	for (int i = 0; i < 100 && access("/sys/module/execns", F_OK) == 0; i++)
 		if (syscall(SYS_delete_module, "execns", O_NONBLOCK))
