@@ -10,7 +10,9 @@
 #        bench.sh --report KERNEL... regenerate from the kept raw output
 # Environment: BENCH_SAMPLES (per variant and comparison, default 240),
 # BENCH_ROUNDS (rounds they are split into, default 3), BENCH_BOOTS (guest
-# boots per kernel, default 2), BENCH_TABLES (default 10000), and vm.sh's (EXECNS_MEM, EXECNS_TIMEOUT, BOOTARGS, PARAMS).
+# boots per kernel, default 2), BENCH_FROM (the first boot to run, keeping
+# the earlier ones' raw output; default 1), BENCH_TABLES (default 10000),
+# and vm.sh's (EXECNS_MEM, EXECNS_TIMEOUT, BOOTARGS, PARAMS).
 
 . "$(dirname "$0")/common.sh"
 
@@ -41,8 +43,10 @@ if [ "$run" = 1 ]; then
 		"$TOP/tests/harness/fetch-kernel.sh" "$k" || exit 2
 	done
 	for k in "$@"; do
-		rm -f "$RAW/$k"-[0-9]*.txt "$RAW/$k.txt"
-		for boot in $(seq 1 "$BOOTS"); do
+		# BENCH_FROM=N: keep boots 1..N-1 of an earlier run, boot from N on.
+		from=${BENCH_FROM:-1}
+		[ "$from" -gt 1 ] || rm -f "$RAW/$k"-[0-9]*.txt "$RAW/$k.txt"
+		for boot in $(seq "$from" "$BOOTS"); do
 			note "=== bench on $k, boot $boot of $BOOTS: $(kernel_desc "$k") ==="
 			raw=$RAW/$k-$boot.txt
 			log=$LOGS/bench-$k-$boot.log
