@@ -79,6 +79,9 @@ lint: deps
 	@$(H)/lint.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS))
 
 # Benchmarks (docs/evaluation.md) and the stress run, on every kernel or KERNEL=x.
+# Knobs (environment or make variables): BENCH_BOOTS, BENCH_ROUNDS,
+# BENCH_SAMPLES, BENCH_TABLES; STRESS_TABLES (the disarm proof's count),
+# STRESS_PROCS, STRESS_ITERS, STRESS_DEPTH.
 bench: deps
 	@$(H)/bench.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS))
 

@@ -5,7 +5,14 @@
  * comparison it prints
  *
  *	result NAME VARIANT MEDIAN_NS Q1_NS Q3_NS SAMPLES
- *	ratio NAME B/A
+ *	round NAME R B/A		(one per round, see "Rounds" below)
+ *	ratio NAME B/A			(of all the rounds' samples pooled)
+ *
+ * Rounds: every comparison is split into ROUNDS rounds (argv[3], default
+ * 3), each with its own interleaving of A and B, so the host can state a
+ * ratio's spread within one guest; it boots twice for the spread between
+ * boots.  Where a comparison's cost is one kernel hook, "hook OP VARIANT NS"
+ * gives the median's difference in ns per operation.
  *
  * and, for the uid-table sweep and the memory count, "tables ..." and
  * "slab ..." lines.  The host (tests/harness/bench.sh) turns them into
@@ -36,9 +43,11 @@
 #define UI		(CLONE_NEWUTS | CLONE_NEWIPC)
 #define UINN		(CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNS | CLONE_NEWNET)
 #define MAXS		4096
+#define MAXR		16
 
 static int nsamples = 200;
 static int max_tables = 10000;
+static int nrounds = 3;
 
 static int64_t now_ns(void)
 {
@@ -90,6 +99,34 @@ static double quantile(struct series *s, double p)
 	return i + 1 < s->n ? s->v[i] * (1 - frac) + s->v[i + 1] * frac : s->v[i];
 }
 
+/* The median of v[from..to) of s, leaving s in its order; optionally of v/null. */
+static double range_median(const struct series *s, const struct series *null, int from, int to)
+{
+	static struct series tmp;
+
+	tmp.n = 0;
+	for (int i = from; i < to && i < s->n; i++)
+		add(&tmp, null ? s->v[i] / null->v[i] : s->v[i]);
+	return quantile(&tmp, 0.5);
+}
+
+/*
+ * One "round" line per round: mark_a[r]..mark_a[r + 1] are the indices of
+ * round r's samples in a (the same for b), in the order they were taken.
+ */
+static void report_rounds(const char *name, const struct series *a, const struct series *anull,
+			  const int *mark_a, const struct series *b, const struct series *bnull,
+			  const int *mark_b, int rounds)
+{
+	for (int r = 0; r < rounds; r++) {
+		double ma = range_median(a, anull, mark_a[r], mark_a[r + 1]);
+		double mb = range_median(b, bnull, mark_b[r], mark_b[r + 1]);
+
+		if (ma > 0 && mb > 0)
+			printf("round %s %d %.4f\n", name, r + 1, mb / ma);
+	}
+}
+
 static double report(const char *name, const char *variant, struct series *s)
 {
 	double med = quantile(s, 0.5);
@@ -122,26 +159,53 @@ static void normalise(struct series *out, const struct series *s, const struct s
 		add(out, s->v[i] / null->v[i]);
 }
 
+/*
+ * a and b are left in their order (a series may be compared twice); the
+ * round lines are of the normalised medians, round r's samples being
+ * mark_a[r]..mark_a[r + 1] of a (mark_b of b).
+ */
 static void report_pair_norm(const char *name, const char *va, struct series *a,
-			     struct series *anull, const char *vb, struct series *b,
-			     struct series *bnull)
+			     struct series *anull, const int *mark_a, const char *vb,
+			     struct series *b, struct series *bnull, const int *mark_b)
 {
-	static struct series na, nb;
+	static struct series na, nb, ca, cb;
 	char raw[80], v[80];
 	double ma, mb;
 
 	if (!a->n || !b->n)
 		return;
+	report_rounds(name, a, anull, mark_a, b, bnull, mark_b, nrounds);
 	normalise(&na, a, anull);
 	normalise(&nb, b, bnull);
+	ca = *a;
+	cb = *b;
 	snprintf(raw, sizeof(raw), "%s_raw", name);
-	report_pair(raw, va, a, vb, b);
+	report_pair(raw, va, &ca, vb, &cb);
 	snprintf(v, sizeof(v), "%s/getppid", va);
 	ma = report(name, v, &na);
 	snprintf(v, sizeof(v), "%s/getppid", vb);
 	mb = report(name, v, &nb);
 	printf("ratio %s %.4f\n", name, ma > 0 ? mb / ma : 0);
 	fflush(stdout);
+}
+
+/*
+ * "hook NAME VARIANT NS": what b costs over a, in ns per operation, from
+ * the normalised medians scaled back by a's getppid loop (so host drift
+ * between the blocks cancels).
+ */
+static void report_hook(const char *name, const char *variant, const struct series *a,
+			const struct series *anull, const struct series *b,
+			const struct series *bnull)
+{
+	double qa, qb, nul;
+
+	if (!a->n || !b->n)
+		return;
+	qa = range_median(a, anull, 0, a->n);
+	qb = range_median(b, bnull, 0, b->n);
+	nul = range_median(anull, NULL, 0, anull->n);
+	printf("hook %s %s %.0f\n", name, variant, (qb - qa) * nul);
 }
 
 /* --- exec latency --- */
@@ -212,22 +276,28 @@ static double exec_sample(enum how how, int flags)
 	return (double)(t1 - t0);
 }
 
-/* A against B, interleaved, the order alternating each round. */
+/* A against B, interleaved, the order alternating each sample; in rounds. */
 static void exec_pair(const char *name, enum how ha, int fa, enum how hb, int fb,
 		      const char *va, const char *vb)
 {
 	static struct series a, b;
+	int mark[MAXR + 1], per = (nsamples + nrounds - 1) / nrounds;
 
 	a.n = b.n = 0;
-	for (int i = 0; i < nsamples; i++) {
-		if (i & 1) {
-			add(&b, exec_sample(hb, fb));
-			add(&a, exec_sample(ha, fa));
-		} else {
-			add(&a, exec_sample(ha, fa));
-			add(&b, exec_sample(hb, fb));
+	for (int r = 0; r < nrounds; r++) {
+		mark[r] = a.n;
+		for (int i = 0; i < per; i++) {
+			if (i & 1) {
+				add(&b, exec_sample(hb, fb));
+				add(&a, exec_sample(ha, fa));
+			} else {
+				add(&a, exec_sample(ha, fa));
+				add(&b, exec_sample(hb, fb));
+			}
 		}
 	}
+	mark[nrounds] = a.n;
+	report_rounds(name, &a, NULL, mark, &b, NULL, mark, nrounds);
 	report_pair(name, va, &a, vb, &b);
 }
 
@@ -427,10 +497,35 @@ static void drop_holders(void)
 		close(holders[--nholders]);
 }
 
-/* Wait for freed tables to be gone (and the probes disarmed). */
+/*
+ * One /proc/execns/stats value: a number, or for "hooks" 1 (armed) or 0
+ * (disarmed); -1 when absent.  (stat_of() stops at the first line whose
+ * value is not a number, and "hooks" is one.)
+ */
+static long stat_of(const char *name)
+{
+	char line[128], key[32], val[32];
+	long v = -1;
+	FILE *f = fopen("/proc/execns/stats", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%31s %31s", key, val) == 2 && !strcmp(key, name))
+			v = !strcmp(val, "armed") ? 1 : !strcmp(val, "disarmed") ? 0 :
+			    strtol(val, NULL, 10);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static int hooks_armed(void)
+{
+	return stat_of("hooks") == 1;
+}
+
+/* Wait for freed tables to be gone and the uid hooks disarmed (5 s at most). */
 static void settle_tables(void)
 {
-	for (int i = 0; i < 100 && execns_stat("tables") > 0; i++)
+	for (int i = 0; i < 100 && (stat_of("tables") > 0 || hooks_armed()); i++)
 		usleep(50000);
 	usleep(100000);
 }
@@ -525,6 +620,8 @@ static void module_load(void)
 
 static void bench_exec(void)
 {
+	long forbid = read_long(FORBID);
+
 	write_file(FORBID, "0");	/* unshare(CLONE_NEWIPC) is the anchor */
 	exec_pair("execns0", EXECVE, 0, EXECNS, 0, "execve", "execns(0)");
 	exec_pair("execns_uts_ipc", UNSHARE_EXECVE, UI, EXECNS, UI,
@@ -535,67 +632,131 @@ static void bench_exec(void)
 		  "clone+execve", "fork+execns");
 	exec_pair("clone_uts_ipc_ns_net", CLONE_EXECVE, UINN, FORK_EXECNS, UINN,
 		  "clone+execve", "fork+execns");
-	write_file(FORBID, "1");
+	/* forbid_unshare=1 arms the ksys_unshare hook: leave it as it was */
+	write_file(FORBID, forbid == 1 ? "1" : "0");
 }
 
-/* Loaded (no table) vs not loaded, in blocks interleaved U/L/U/L. */
+/*
+ * A table made and dropped, then the uid hooks seen disarmed again: the
+ * state of a loaded module after tables have existed.
+ */
+static void table_made_and_dropped(void)
+{
+	long arms = stat_of("hook_arms");
+
+	make_holders(1, CLONE_NEWUSER);
+	drop_holders();
+	settle_tables();
+	if (stat_of("hook_arms") <= arms || hooks_armed())
+		printf("bench: warning: hook_arms %ld -> %ld, hooks %s after a table\n",
+		       arms, stat_of("hook_arms"), hooks_armed() ? "armed" : "disarmed");
+}
+
+enum { UNLOADED, LOADED, LOADED_AFTER, NR_MOD };
+
+/* Bring the module into variant v's state (see bench_module()). */
+static void module_state(int v, int *had_table)
+{
+	if (v == UNLOADED || (v == LOADED && *had_table)) {
+		if (module_loaded())
+			module_unload();
+		*had_table = 0;
+	}
+	if (v != UNLOADED && !module_loaded())
+		module_load();
+	if (v == LOADED_AFTER) {
+		table_made_and_dropped();
+		*had_table = 1;
+	}
+}
+
+/*
+ * Not loaded / loaded, never a table (fresh insmod) / loaded after a table
+ * was made and dropped (hooks disarmed again): in each round two blocks of
+ * each, the order U L A, A L U.
+ */
 static void bench_module(void)
 {
-	static struct series s[2][NR_OPS];
-	int blocks = 10, per = (nsamples + blocks - 1) / blocks;
-	int mask = (1 << OP_FORK) | (1 << OP_SETUID) | (1 << OP_GETPRIO) | (1 << OP_EXEC) |
-		   (1 << OP_NULL);
+	static struct series s[NR_MOD][NR_OPS];
+	static const char *const vname[NR_MOD] = { "unloaded", "loaded", "loaded-after-tables" };
+	int per = (nsamples + 2 * nrounds - 1) / (2 * nrounds), had_table = 0;
+	int mark[NR_MOD][MAXR + 1];
 	char name[64];
 
-	for (int b = 0; b < 2 * blocks; b++) {
-		int loaded = (b & 1) ^ ((b >> 1) & 1);	/* U L L U U L L U ... */
+	for (int r = 0; r < nrounds; r++) {
+		for (int v = 0; v < NR_MOD; v++)
+			mark[v][r] = s[v][OP_NULL].n;
+		for (int b = 0; b < 2 * NR_MOD; b++) {
+			int v = b < NR_MOD ? b : 2 * NR_MOD - 1 - b;
 
-		if (loaded && !module_loaded())
-			module_load();
-		if (!loaded && module_loaded())
-			module_unload();
-		for (int i = 0; i < per; i++)
-			for (int op = 0; op < NR_OPS; op++)
-				if (mask & (1 << op))
-					add(&s[loaded][op], op_sample(op));
+			module_state(v, &had_table);
+			for (int i = 0; i < per; i++)
+				for (int op = 0; op < NR_OPS; op++)
+					add(&s[v][op], op_sample(op));
+		}
 	}
+	for (int v = 0; v < NR_MOD; v++)
+		mark[v][nrounds] = s[v][OP_NULL].n;
 	if (!module_loaded())
 		module_load();
 	for (int op = 0; op < OP_NULL; op++) {
 		snprintf(name, sizeof(name), "module_loaded_%s", op_names[op]);
-		report_pair_norm(name, "unloaded", &s[0][op], &s[0][OP_NULL],
-				 "loaded", &s[1][op], &s[1][OP_NULL]);
+		report_pair_norm(name, vname[UNLOADED], &s[UNLOADED][op], &s[UNLOADED][OP_NULL],
+				 mark[UNLOADED], vname[LOADED], &s[LOADED][op],
+				 &s[LOADED][OP_NULL], mark[LOADED]);
+		snprintf(name, sizeof(name), "module_after_tables_%s", op_names[op]);
+		report_pair_norm(name, vname[UNLOADED], &s[UNLOADED][op], &s[UNLOADED][OP_NULL],
+				 mark[UNLOADED], vname[LOADED_AFTER], &s[LOADED_AFTER][op],
+				 &s[LOADED_AFTER][OP_NULL], mark[LOADED_AFTER]);
 	}
 }
 
-/* Outside any table (probes disarmed) / outside with a table alive / inside. */
+enum { OUTSIDE, ARMED_OUTSIDE, INSIDE, NR_TAB };
+
+/*
+ * Workers outside any table (hooks disarmed), outside while another table
+ * lives (hooks armed, the task not in a table) and inside a table of their
+ * own; in each round two blocks of each, the order O A I, I A O.  The hook
+ * lines: inside - outside is what the hooks' redirection costs a task in a
+ * table; armed - outside what armed hooks cost everyone else.
+ */
 static void bench_table(void)
 {
-	static struct series s[3][NR_OPS];
-	int blocks = 8, per = (nsamples + blocks - 1) / blocks;
-	int mask = (1 << OP_FORK) | (1 << OP_SETUID) | (1 << OP_GETPRIO) | (1 << OP_EXEC) |
-		   (1 << OP_NULL);
+	static struct series s[NR_TAB][NR_OPS];
+	static const char *const vname[NR_TAB] = { "outside", "outside-armed", "inside" };
+	int per = (nsamples + 2 * nrounds - 1) / (2 * nrounds);
+	int mark[NR_TAB][MAXR + 1];
 	char name[64];
 
-	for (int b = 0; b < blocks; b++) {
-		for (int k = 0; k < 3; k++) {
-			int v = (b & 1) ? 2 - k : k;
+	for (int r = 0; r < nrounds; r++) {
+		for (int v = 0; v < NR_TAB; v++)
+			mark[v][r] = s[v][OP_NULL].n;
+		for (int b = 0; b < 2 * NR_TAB; b++) {
+			int v = b < NR_TAB ? b : 2 * NR_TAB - 1 - b;
 
 			settle_tables();
-			if (v == 1)
+			if (v == ARMED_OUTSIDE)
 				make_holders(1, CLONE_NEWUSER);
-			run_worker(v == 2 ? CLONE_NEWUSER : -1, mask, per, s[v]);
+			run_worker(v == INSIDE ? CLONE_NEWUSER : -1, (1 << NR_OPS) - 1, per, s[v]);
 			drop_holders();
 		}
 	}
+	for (int v = 0; v < NR_TAB; v++)
+		mark[v][nrounds] = s[v][OP_NULL].n;
 	settle_tables();
 	for (int op = 0; op < OP_NULL; op++) {
 		snprintf(name, sizeof(name), "table_inside_%s", op_names[op]);
-		report_pair_norm(name, "outside", &s[0][op], &s[0][OP_NULL],
-				 "inside", &s[2][op], &s[2][OP_NULL]);
+		report_pair_norm(name, vname[OUTSIDE], &s[OUTSIDE][op], &s[OUTSIDE][OP_NULL],
+				 mark[OUTSIDE], vname[INSIDE], &s[INSIDE][op],
+				 &s[INSIDE][OP_NULL], mark[INSIDE]);
 		snprintf(name, sizeof(name), "table_armed_outside_%s", op_names[op]);
-		report_pair_norm(name, "outside", &s[0][op], &s[0][OP_NULL],
-				 "outside-armed", &s[1][op], &s[1][OP_NULL]);
+		report_pair_norm(name, vname[OUTSIDE], &s[OUTSIDE][op], &s[OUTSIDE][OP_NULL],
+				 mark[OUTSIDE], vname[ARMED_OUTSIDE], &s[ARMED_OUTSIDE][op],
+				 &s[ARMED_OUTSIDE][OP_NULL], mark[ARMED_OUTSIDE]);
+		report_hook(op_names[op], "inside", &s[OUTSIDE][op], &s[OUTSIDE][OP_NULL],
+			    &s[INSIDE][op], &s[INSIDE][OP_NULL]);
+		report_hook(op_names[op], "outside-armed", &s[OUTSIDE][op], &s[OUTSIDE][OP_NULL],
+			    &s[ARMED_OUTSIDE][op], &s[ARMED_OUTSIDE][OP_NULL]);
 	}
 }
 
@@ -648,7 +809,7 @@ static void bench_tables(void)
 	for (size_t p = 1; p < sizeof(points) / sizeof(points[0]) && points[p] <= max_tables; p++) {
 		/* The worker's own table is one of them. */
 		make_holders(points[p] - 1 - nholders, CLONE_NEWUSER);
-		count = execns_stat("tables") + 1;
+		count = stat_of("tables") + 1;
 		for (int op = 0; op < NR_OPS; op++)
 			cur[op].n = 0;
 		run_worker(CLONE_NEWUSER, mask, nsamples, cur);
@@ -668,7 +829,7 @@ static void bench_tables(void)
 	n1 = slab_read(slab1);
 	slab_delta("left", n0, n1, count);
 	printf("# left: tables %ld, user_structs %ld (/proc/execns/stats)\n",
-	       execns_stat("tables"), execns_stat("users"));
+	       stat_of("tables"), stat_of("users"));
 
 	run_worker(CLONE_NEWUSER, mask, nsamples, end);
 	for (int op = OP_SETUID; op <= OP_GETPRIO; op++) {
@@ -701,6 +862,10 @@ int main(int argc, char **argv)
 		nsamples = atoi(argv[1]);
 	if (argc > 2)
 		max_tables = atoi(argv[2]);
+	if (argc > 3)
+		nrounds = atoi(argv[3]);
+	if (nrounds < 1 || nrounds > MAXR)
+		nrounds = 3;
 	if (nsamples < 4 || nsamples > MAXS / 2)
 		nsamples = 200;
 	if (setrlimit(RLIMIT_NOFILE, &rl)) {
@@ -717,8 +882,8 @@ int main(int argc, char **argv)
 		printf("bench: the execns module is not loaded\n");
 		return 2;
 	}
-	printf("# bench-execns: %d samples per variant, up to %d tables\n",
-	       nsamples, max_tables);
+	printf("# bench-execns: %d samples per variant in %d rounds, up to %d tables\n",
+	       nsamples, nrounds, max_tables);
 	fflush(stdout);
 	if (!only || strstr(only, "tables"))
 		bench_tables();

@@ -1,24 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * make stress, in the guest: PROCS processes x ITERS iterations of nested
- * execns chains with random flag sets (uid tables included), setuid churn
- * inside the tables, failing execns calls mixed in (each must fail with its
- * errno and leave the caller as it was), while another process keeps trying
- * to remove the module (refused: a uid table lives throughout).  Then every
- * table and user_struct must be gone, and the module must unload.
+ * make stress, in the guest, in two parts.
  *
- *	stress-execns [PROCS [ITERS [DEPTH]]]
+ * The disarm proof: TABLES times, a table is made (execns(CLONE_NEWUSER) of
+ * a program that exits at once) and dropped, with pauses that let the
+ * hooks' disarming race with the next table's arming; every CHECK_EVERY
+ * tables the hooks must be disarmed within DISARM_SECS and must have been
+ * armed again since the last check (hook_arms grew).
+ *
+ * The chaos: PROCS processes x ITERS iterations of nested execns chains
+ * with random flag sets (uid tables included), setuid churn inside the
+ * tables, fork storms up to RLIMIT_NPROC (in a fresh table exactly the
+ * limit, nothing from outside counted), failing execns calls mixed in (each
+ * must fail with its errno and leave the caller as it was), while another
+ * process keeps trying to remove the module (refused: a uid table lives
+ * throughout).  Then every table, user_struct and ucounts must be gone, and
+ * the module must unload.
+ *
+ *	stress-execns [PROCS [ITERS [DEPTH [TABLES]]]]
  *
  * KTAP on stdout; the guest's /init checks the kernel log afterwards.
  */
 #include <sched.h>
 #include <stdint.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include "guest-util.h"
 #include "ktap.h"
 
-#define SELF	"/usr/local/bin/stress-execns"
+#define SELF		"/usr/local/bin/stress-execns"
+#define STORM_NPROC	6	/* RLIMIT_NPROC of a fork storm */
+#define DISARM_SECS	30	/* the bound on hooks disarmed after a table ends */
 
 static const int flag_bits[] = {
 	CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWPID,
@@ -110,14 +123,78 @@ static int setuid_churn(unsigned int *seed)
 	return 0;
 }
 
-/* One link of a chain: churn, a failing call, then execns the next link. */
-static int link_main(int depth, unsigned int seed)
+/*
+ * A fork storm at RLIMIT_NPROC: a child drops to uid u for good under a
+ * limit of STORM_NPROC and forks sleepers until fork fails.  It must fail
+ * with EAGAIN after at most STORM_NPROC - 1 sleepers (itself is one); in a
+ * table of its own making (fresh) exactly then, since nothing outside the
+ * table counts.  Returns 0 when so.
+ */
+static int fork_storm(uid_t u, int fresh)
 {
-	char dbuf[16], sbuf[16];
-	char *argv[] = { SELF, "link", dbuf, sbuf, NULL };
+	pid_t pid = fork();
+	int status;
+
+	/* ENOMEM: a pid namespace (execns(CLONE_NEWPID)) whose init has exited */
+	if (pid < 0 && errno == ENOMEM)
+		return 0;
+	if (pid < 0) {
+		printf("# fork storm: fork: %s\n", strerror(errno));
+		return 1;
+	}
+	if (pid == 0) {
+		struct rlimit rl = { STORM_NPROC, STORM_NPROC };
+		int p[2], n = 0, err = 0;
+
+		if (pipe(p) || setrlimit(RLIMIT_NPROC, &rl) || setresuid(u, u, u)) {
+			printf("# fork storm as uid %u: setup: %s\n", u, strerror(errno));
+			fflush(stdout);
+			_exit(3);
+		}
+		for (;;) {
+			pid_t c = fork();
+
+			if (c == 0) {
+				char b;
+
+				close(p[1]);
+				_exit(read(p[0], &b, 1) < 0);
+			}
+			if (c < 0) {
+				err = errno;
+				break;
+			}
+			if (++n > STORM_NPROC)
+				break;
+		}
+		close(p[1]);	/* the sleepers wake up and exit */
+		while (wait(NULL) > 0)
+			;
+		if (err != EAGAIN || n > STORM_NPROC - 1 || (fresh && n != STORM_NPROC - 1)) {
+			printf("# fork storm as uid %u (fresh table %d, table %ld): %d forks, then %s\n",
+			       u, fresh, read_long("/proc/execns/self"), n, strerror(err));
+			fflush(stdout);
+			_exit(1);
+		}
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		printf("# fork storm as uid %u: status %#x\n", u, status);
+		return 1;
+	}
+	return 0;
+}
+
+/* One link of a chain: churn, a failing call, then execns the next link. */
+static int link_main(int depth, unsigned int seed, int fresh)
+{
+	char dbuf[16], sbuf[16], fbuf[4];
+	char *argv[] = { SELF, "link", dbuf, sbuf, fbuf, NULL };
 	int flags;
 
 	if (setuid_churn(&seed) || failing_execns(&seed))
+		return 1;
+	if (rnd(&seed) % 2 == 0 && fork_storm(2000 + rnd(&seed) % 8, fresh))
 		return 1;
 	if (depth <= 0)
 		return 0;
@@ -141,6 +218,7 @@ static int link_main(int depth, unsigned int seed)
 	snprintf(dbuf, sizeof(dbuf), "%d", depth - 1);
 	snprintf(sbuf, sizeof(sbuf), "%u", rnd(&seed));
 	flags = rand_flags(&seed);
+	snprintf(fbuf, sizeof(fbuf), "%d", !!(flags & CLONE_NEWUSER));
 	execns(flags, SELF, argv, environ);
 	printf("# execns(%#x) of the next link: %s\n", flags, strerror(errno));
 	return 1;
@@ -153,13 +231,14 @@ static int worker(int id, int iters, int depth)
 	int bad = 0;
 
 	for (int i = 0; i < iters; i++) {
-		char dbuf[16], sbuf[16];
-		char *argv[] = { SELF, "link", dbuf, sbuf, NULL };
+		char dbuf[16], sbuf[16], fbuf[4];
+		char *argv[] = { SELF, "link", dbuf, sbuf, fbuf, NULL };
 		int status, flags = rand_flags(&seed);
 		pid_t pid;
 
 		snprintf(dbuf, sizeof(dbuf), "%u", 1 + rnd(&seed) % depth);
 		snprintf(sbuf, sizeof(sbuf), "%u", rnd(&seed));
+		snprintf(fbuf, sizeof(fbuf), "%d", !!(flags & CLONE_NEWUSER));
 		pid = fork();
 		if (pid == 0) {
 			alarm(120);
@@ -245,6 +324,125 @@ static int make_holder(void)
 	return fd;
 }
 
+/*
+ * One /proc/execns/stats value: a number, or for "hooks" 1 (armed) or 0
+ * (disarmed); -1 when absent.  (stat_of() stops at the first line whose
+ * value is not a number, and "hooks" is one.)
+ */
+static long stat_of(const char *name)
+{
+	char line[128], key[32], val[32];
+	long v = -1;
+	FILE *f = fopen("/proc/execns/stats", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%31s %31s", key, val) == 2 && !strcmp(key, name))
+			v = !strcmp(val, "armed") ? 1 : !strcmp(val, "disarmed") ? 0 :
+			    strtol(val, NULL, 10);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static int hooks_armed(void)
+{
+	return stat_of("hooks") == 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Wait (DISARM_SECS at most) for no table and the hooks disarmed; returns
+ * how long it took, or -1 when they were not.
+ */
+static double wait_disarmed(void)
+{
+	double t = now_s();
+
+	while ((stat_of("tables") || hooks_armed()) && now_s() - t < DISARM_SECS)
+		usleep(2000);
+	if (stat_of("tables") || hooks_armed())
+		return -1;
+	return now_s() - t;
+}
+
+/*
+ * The disarm proof: n tables made and dropped, one after the other, each by
+ * a child that execns(CLONE_NEWUSER)s a program that exits at once.  After
+ * most, the next table comes at once (the last one's user_struct may still
+ * wait for RCU, so the hooks stay armed); after about one in 64 a pause of
+ * 0-300 ms lets the disarm work start, so the next table's arming races
+ * with it or follows it; every CHECK_EVERY tables the proof waits for the hooks to be
+ * disarmed (within DISARM_SECS) and checks that they were armed again since
+ * the last such point (hook_arms grew).  A full disarm costs a tasks-RCU
+ * grace period (ftrace's trampolines), about a second under TCG, so waiting
+ * for one after every table would take hours.
+ */
+#define CHECK_EVERY	200
+
+static void disarm_proof(int n, unsigned int seed)
+{
+	long arms0 = stat_of("hook_arms"), arms = arms0, bad_make = 0, bad_disarm = 0, checks = 0;
+	long bad_rearm = 0;
+	double t0 = now_s(), worst = 0, total = 0;
+	char *argv[] = { SELF, "nop", NULL };
+
+	for (int i = 1; i <= n; i++) {
+		int status;
+		double t;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			execns(CLONE_NEWUSER, SELF, argv, environ);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			if (bad_make++ < 5)
+				printf("# table %d: the child's status %#x\n", i, status);
+			continue;
+		}
+		if (i % CHECK_EVERY && i != n) {
+			if (rnd(&seed) % 64 == 0)
+				usleep(rnd(&seed) % 300 * 1000);
+			continue;
+		}
+		checks++;
+		t = wait_disarmed();
+		if (t < 0) {
+			if (bad_disarm++ < 5)
+				printf("# after table %d: hooks %sarmed, %ld tables, %d s on\n", i,
+				       hooks_armed() ? "" : "dis", stat_of("tables"), DISARM_SECS);
+		} else {
+			total += t;
+			if (t > worst)
+				worst = t;
+		}
+		if (stat_of("hook_arms") <= arms && bad_rearm++ < 5)
+			printf("# after table %d: hook_arms %ld, as at the last check\n", i, arms);
+		arms = stat_of("hook_arms");
+		if (i % (CHECK_EVERY * 8) == 0)
+			printf("# %d tables, hook_arms %ld, %.0f s\n", i, arms, now_s() - t0);
+	}
+	if (!n) {
+		ktap_skip("TABLES is 0", "tables made and dropped");
+		ktap_skip("TABLES is 0", "hooks disarmed at each check");
+		return;
+	}
+	ktap_result(!bad_make && !bad_rearm,
+		    "%d tables made and dropped; the hooks re-armed between each of %ld checks (hook_arms %ld -> %ld: %ld arm-disarm cycles); %ld failures",
+		    n, checks, arms0, arms, arms - arms0, bad_make + bad_rearm);
+	ktap_result(!bad_disarm,
+		    "at each check, no table and hooks disarmed within %d s (worst %.2f s, mean %.2f s; %ld late); %.0f s in all",
+		    DISARM_SECS, worst, checks ? total / checks : 0, bad_disarm, now_s() - t0);
+}
+
 static long slab_objects(void)
 {
 	return read_long("/sys/kernel/slab/execns_user/objects");
@@ -252,31 +450,39 @@ static long slab_objects(void)
 
 int main(int argc, char **argv)
 {
-	int procs = 8, iters = 30, depth = 3, holder, p[2], bad = 0, status;
-	long tries = 0, ok = 0, other = 0, tables = -1, users = -1, slab0, slab1;
+	int procs = 8, iters = 30, depth = 3, ntables = 10000, holder, p[2], bad = 0, status;
+	long tries = 0, ok = 0, other = 0, tables = -1, users = -1, ucounts = -1, slab0, slab1;
 	pid_t pounder, *pids;
 	char line[128];
 
 	if (argc > 1 && !strcmp(argv[1], "hold"))
 		return hold_main();
-	if (argc > 3 && !strcmp(argv[1], "link"))
-		return link_main(atoi(argv[2]), strtoul(argv[3], NULL, 10));
+	/* the links' diagnostics must not sit in a buffer an _exit() drops */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 4 && !strcmp(argv[1], "link"))
+		return link_main(atoi(argv[2]), strtoul(argv[3], NULL, 10), atoi(argv[4]));
+	if (argc > 1 && !strcmp(argv[1], "nop"))
+		return 0;
 	if (argc > 1)
 		procs = atoi(argv[1]);
 	if (argc > 2)
 		iters = atoi(argv[2]);
 	if (argc > 3)
 		depth = atoi(argv[3]);
-	if (procs < 1 || iters < 1 || depth < 1)
+	if (argc > 4)
+		ntables = atoi(argv[4]);
+	if (procs < 1 || iters < 1 || depth < 1 || ntables < 0)
 		return 2;
 
-	ktap_plan(6);
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	ktap_diag("%d processes x %d chains of up to %d execns each", procs, iters, depth);
+	ktap_plan(8);
 	slab0 = slab_objects();
-	if (!ktap_result(execns_stat("tables") == 0 && execns_stat("users") == 0,
-			 "no table or module user_struct before the run"))
-		ktap_diag("tables %ld users %ld", execns_stat("tables"), execns_stat("users"));
+	if (!ktap_result(stat_of("tables") == 0 && stat_of("users") == 0 &&
+			 stat_of("hooks") == 0,
+			 "no table or module user_struct before the run, hooks disarmed"))
+		ktap_diag("tables %ld users %ld hooks %d", stat_of("tables"),
+			  stat_of("users"), hooks_armed());
+	disarm_proof(ntables, 0xd15a);
+	ktap_diag("%d processes x %d chains of up to %d execns each", procs, iters, depth);
 
 	holder = make_holder();
 	unlink("/tmp/stress-stop");
@@ -315,16 +521,17 @@ int main(int argc, char **argv)
 	if (holder >= 0)
 		close(holder);
 	for (int i = 0; i < 200; i++) {
-		tables = execns_stat("tables");
-		users = execns_stat("users");
-		if (!tables && !users)
+		tables = stat_of("tables");
+		users = stat_of("users");
+		ucounts = stat_of("ucounts");
+		if (!tables && !users && !ucounts && !hooks_armed())
 			break;
 		usleep(100000);
 	}
 	slab1 = slab_objects();
-	ktap_result(tables == 0 && users == 0,
-		    "no table or user_struct left behind (tables %ld, users %ld; execns_user slab objects %ld before, %ld after)",
-		    tables, users, slab0, slab1);
+	ktap_result(tables == 0 && users == 0 && ucounts == 0 && stat_of("hooks") == 0,
+		    "no table, user_struct or ucounts left behind, hooks disarmed (tables %ld, users %ld, ucounts %ld, hook_arms %ld; execns_user slab objects %ld before, %ld after)",
+		    tables, users, ucounts, stat_of("hook_arms"), slab0, slab1);
 
 	for (int i = 0; i < 100 && access("/sys/module/execns", F_OK) == 0; i++)
 		if (syscall(SYS_delete_module, "execns", O_NONBLOCK))

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make bench: boot each named kernel once, run every benchmark in that one
-# guest (tests/guest/bench-execns.c), keep its raw output in
-# docs/bench/KERNEL.txt, print its "ratio NAME VALUE" lines, and regenerate
-# docs/evaluation.md with tables and gnuplot PNGs (docs/img/).
+# make bench: boot each named kernel BENCH_BOOTS times, run every benchmark
+# in each guest (tests/guest/bench-execns.c), keep the raw output in
+# docs/bench/KERNEL-BOOT.txt, print each ratio with its spread over rounds
+# and boots and whether its target is met, and regenerate docs/evaluation.md
+# with tables and gnuplot PNGs (docs/img/).
 #
 # Usage: bench.sh KERNEL...          run, then regenerate the report
 #        bench.sh --report KERNEL... regenerate from the kept raw output
-# Environment: BENCH_SAMPLES (default 200), BENCH_TABLES (default 10000),
-# and vm.sh's (EXECNS_MEM, EXECNS_TIMEOUT, BOOTARGS, PARAMS).
+# Environment: BENCH_SAMPLES (per variant and comparison, default 240),
+# BENCH_ROUNDS (rounds they are split into, default 3), BENCH_BOOTS (guest
+# boots per kernel, default 2), BENCH_FROM (the first boot to run, keeping
+# the earlier ones' raw output; default 1), BENCH_TABLES (default 10000),
+# BENCH_SWEEP_ALL (1: the live-tables sweep in every boot, not only the
+# first), and vm.sh's (EXECNS_MEM, EXECNS_TIMEOUT, BOOTARGS, PARAMS).
 
 . "$(dirname "$0")/common.sh"
 
@@ -33,35 +38,43 @@ if ! command -v gnuplot >/dev/null; then
 		die "installing gnuplot-nox failed (log: $LOGS/gnuplot-install.log)"
 fi
 
+BOOTS=${BENCH_BOOTS:-2}
 if [ "$run" = 1 ]; then
 	for k in "$@"; do
 		"$TOP/tests/harness/fetch-kernel.sh" "$k" || exit 2
 	done
 	for k in "$@"; do
-		note "=== bench on $k: $(kernel_desc "$k") ==="
-		log=$LOGS/bench-$k.log
-		set +e
-		EXECNS_RESULTS=$log EXECNS_TIMEOUT=${EXECNS_TIMEOUT:-1800} \
-			"$TOP/tests/harness/vm.sh" "$k" run \
-			"bench-execns ${BENCH_SAMPLES:-200} ${BENCH_TABLES:-10000}" >/dev/null
-		rc=$?
-		set -e
-		tr -d '\r' <"$log" | grep -aE '^(result|ratio|tables|slab|bench|# bench|# [0-9]+ tables|# left)' \
-			>"$RAW/$k.txt.new" || true
-		{
-			echo "# kernel $(cat "$(kdir "$k")/release" 2>/dev/null || echo "$k") ($k)"
-			cat "$RAW/$k.txt.new"
-		} >"$RAW/$k.txt"
-		rm -f "$RAW/$k.txt.new"
-		# The guest's own verdict, from the results channel.
-		grc=$(tr -d '\r' <"$log" | sed -n 's/^execns-guest: exit \([0-9]*\).*/\1/p' | tail -n 1)
-		[ "$grc" = 0 ] && rc=0
-		if [ "$rc" -ne 0 ] || ! grep -q '^bench: done' "$RAW/$k.txt"; then
-			grep -a 'bench: \|execns-guest' "$log" >&2 || true
-			die "bench on $k failed (guest exit $rc; console: $log)"
-		fi
-		echo "# $k"
-		grep '^ratio ' "$RAW/$k.txt"
+		# BENCH_FROM=N: keep boots 1..N-1 of an earlier run, boot from N on.
+		from=${BENCH_FROM:-1}
+		[ "$from" -gt 1 ] || rm -f "$RAW/$k"-[0-9]*.txt "$RAW/$k.txt"
+		for boot in $(seq "$from" "$BOOTS"); do
+			note "=== bench on $k, boot $boot of $BOOTS: $(kernel_desc "$k") ==="
+			raw=$RAW/$k-$boot.txt
+			log=$LOGS/bench-$k-$boot.log
+			t0=$(date +%s)
+			# The live-tables sweep takes a minute and a half and has no
+			# rounds: boot 1 only unless BENCH_SWEEP_ALL=1.
+			only=
+			[ "$boot" = 1 ] || [ "${BENCH_SWEEP_ALL:-0}" = 1 ] || only=exec,table_in,module
+			set +e
+			EXECNS_RESULTS=$log EXECNS_TIMEOUT=${EXECNS_TIMEOUT:-1800} \
+				"$TOP/tests/harness/vm.sh" "$k" run \
+				"${only:+BENCH_ONLY=$only }bench-execns ${BENCH_SAMPLES:-240} ${BENCH_TABLES:-10000} ${BENCH_ROUNDS:-3}" >/dev/null
+			rc=$?
+			set -e
+			{
+				echo "# kernel $(cat "$(kdir "$k")/release" 2>/dev/null || echo "$k") ($k), boot $boot, $(($(date +%s) - t0)) s"
+				tr -d '\r' <"$log" |
+					grep -aE '^(result|ratio|round|hook|tables|slab|bench|# bench|# [0-9]+ tables|# left)' || true
+			} >"$raw"
+			# The guest's own verdict, from the results channel.
+			grc=$(tr -d '\r' <"$log" | sed -n 's/^execns-guest: exit \([0-9]*\).*/\1/p' | tail -n 1)
+			[ "$grc" = 0 ] && rc=0
+			if [ "$rc" -ne 0 ] || ! grep -q '^bench: done' "$raw"; then
+				grep -a 'bench: \|execns-guest' "$log" >&2 || true
+				die "bench on $k boot $boot failed (guest exit $rc; results: $log)"
+			fi
+		done
 	done
 fi
 
@@ -70,8 +83,9 @@ fi
 # target NAME: the issue's target for a ratio, or "-" for none.
 target() {
 	case $1 in
+	*_raw) echo - ;;
 	execns0 | execns_uts_ipc* | clone_uts_ipc*) echo 1.03 ;;
-	module_loaded_*) echo 1.01 ;;
+	module_loaded_* | module_after_tables_*) echo 1.01 ;;
 	table_inside_*) echo 1.05 ;;
 	tables_*_vs_1_*) echo 1.10 ;;
 	mem_per_table_bytes) echo 2048 ;;
@@ -79,12 +93,50 @@ target() {
 	esac
 }
 
-ratio_of() { awk -v n="$2" '$1 == "ratio" && $2 == n { print $3 }' "$RAW/$1.txt"; }
+boots() { ls "$RAW/$1"-[0-9]*.txt 2>/dev/null | sort -V; }
+for k in "$@"; do
+	[ -n "$(boots "$k")" ] || die "no raw output for $k in $RAW (run make bench KERNEL=$k)"
+done
+first() { boots "$1" | head -n 1; }
 
-# (Runs before the getppid normalisation printed empty "_null" rows: skipped.)
-names=$(for k in "$@"; do awk '$1 == "ratio" && $2 !~ /_null$/ { print $2 }' "$RAW/$k.txt"; done | awk '!seen[$0]++')
+# spread KERNEL: one line per ratio, "NAME TARGET BOOT1 BOOT2 MIN MAX N VERDICT":
+# each boot's ratio (of its pooled samples), the lowest and highest of every
+# round of every boot and of the boots' ratios, how many values that is, and
+# the verdict.  The rule: met when every value is at or under the target,
+# missed when every value is over it, "open" when they straddle it (the
+# noise is larger than the distance to the target).
+spread() {
+	local k=$1 f b
+	for f in $(boots "$k"); do
+		b=${f##*-}
+		awk -v b="${b%.txt}" '$1 == "ratio" { print "boot", b, $2, $3 }
+			$1 == "round" { print "round", b, $2, $4 }' "$f"
+	done | while read -r what b name v; do
+		echo "$what $b $name $v $(target "$name")"
+	done | awk '
+	{
+		if (!($3 in seen)) { seen[$3] = 1; order[++n] = $3; tgt[$3] = $5; lo[$3] = hi[$3] = $4 }
+		if ($1 == "boot") bv[$3, $2] = $4
+		if ($4 + 0 < lo[$3] + 0) lo[$3] = $4
+		if ($4 + 0 > hi[$3] + 0) hi[$3] = $4
+		cnt[$3]++
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			m = order[i]; t = tgt[m]
+			v = t == "-" ? "-" : hi[m] + 0 <= t + 0 ? "met" : lo[m] + 0 > t + 0 ? "missed" : "open"
+			printf "%s %s %s %s %s %s %d %s\n", m, t, (m SUBSEP 1) in bv ? bv[m, 1] : "-",
+			       (m SUBSEP 2) in bv ? bv[m, 2] : "-", lo[m], hi[m], cnt[m], v
+		}
+	}'
+}
 
-# Plot 1, per kernel: exec latency by flag set, anchor against execns.
+for k in "$@"; do
+	echo "# $k: ratio target boot1 boot2 lowest highest values verdict"
+	spread "$k" | grep -v '_raw ' | column -t
+done
+
+# Plot 1, per kernel: exec latency by flag set, anchor against execns (boot 1).
 for k in "$@"; do
 	dat=$(mktemp)
 	awk '$1 == "result" {
@@ -96,11 +148,11 @@ for k in "$@"; do
 		printf "\"UTS|IPC|NS|NET\" %f %f\n", m["execns_uts_ipc_ns_net,unshare+execve"], m["execns_uts_ipc_ns_net,execns"]
 		printf "\"UTS|IPC (fork)\" %f %f\n", m["clone_uts_ipc,clone+execve"], m["clone_uts_ipc,fork+execns"]
 		printf "\"UTS|IPC|NS|NET (fork)\" %f %f\n", m["clone_uts_ipc_ns_net,clone+execve"], m["clone_uts_ipc_ns_net,fork+execns"]
-	}' "$RAW/$k.txt" >"$dat"
-	gnuplot <<-EOF
+	}' "$(first "$k")" >"$dat"
+	gnuplot <<-GP
 		set terminal pngcairo size 900,480 noenhanced
 		set output "$IMG/flags-$k.png"
-		set title "$k: exec latency by flag set (median, QEMU TCG)"
+		set title "$k: exec latency by flag set (median, QEMU TCG, boot 1)"
 		set ylabel "ms"
 		set style data histograms
 		set style histogram clustered gap 1
@@ -109,103 +161,90 @@ for k in "$@"; do
 		set key top left
 		plot "$dat" using 2:xtic(1) title "anchor (execve / unshare+execve / clone+execve)", \
 		     "" using 3 title "execns"
-	EOF
+	GP
 	rm -f "$dat"
 done
 
-# Plot 2: lookup latency against live tables, relative to one table.
+# Plot 2: lookup latency against live tables, relative to one table: the
+# mean of the 1-table points before and after the sweep, as in the ratio.
 dat=$(mktemp -d)
 plots=
 for k in "$@"; do
 	for op in setuid getprio; do
-		awk -v op="$op" '$1 == "tables" && $3 == op && $2 != "1end" {
-			if ($2 == 1) base = $7
-			printf "%d %f\n", $2, $7 / base
-		}' "$RAW/$k.txt" >"$dat/$k-$op"
+		awk -v op="$op" '$1 == "tables" && $3 == op {
+			if ($2 == "1" || $2 == "1end") { base += $7 / 2; next }
+			x[++n] = $2; y[n] = $7
+		}
+		END { for (i = 1; i <= n; i++) printf "%d %f\n", x[i], y[i] / base }' \
+			"$(first "$k")" >"$dat/$k-$op"
 		plots="$plots${plots:+, }\"$dat/$k-$op\" using 1:2 with linespoints title \"$k $op\""
 	done
 done
-gnuplot <<-EOF
+gnuplot <<-GP
 	set terminal pngcairo size 900,480 noenhanced
 	set output "$IMG/tables.png"
 	set title "alloc_uid (setuid) and find_user (getpriority PRIO_USER) inside a table vs live tables"
 	set xlabel "live uid tables"
-	set ylabel "median (op / getppid) relative to 1 table"
+	set ylabel "(op / getppid) at N tables over the same at 1 table"
 	set logscale x
 	set yrange [0.8:1.3]
 	set key top left
 	set grid
 	plot $plots, 1.1 with lines dashtype 2 title "target 1.1"
-EOF
+GP
 rm -rf "$dat"
 
-# The document.
+notes=$TOP/tests/harness/bench-notes.md
+
+# ratio_cell KERNEL NAME: "boot1 / boot2 [lowest-highest] verdict".
+ratio_cell() {
+	awk -v n="$2" '$1 == n {
+		v = $8 == "met" ? "**met**" : $8 == "missed" ? "**missed**" : $8 == "open" ? "*open*" : ""
+		b = $4 == "-" ? $3 : $3 " / " $4
+		r = $5 != $6 ? " [" $5-0 "-" $6-0 "]" : ""
+		printf "%s%s %s", b, r, v; found = 1
+	}
+	END { if (!found) printf "-" }' "$tmp/$1.spread"
+}
+
+# hook_cell KERNEL OP VARIANT: each boot's ns, "b1 / b2".
+hook_cell() {
+	local f
+	for f in $(boots "$1"); do
+		awk -v o="$2" -v v="$3" '$1 == "hook" && $2 == o && $3 == v { print $4 }' "$f"
+	done | paste -sd/ - | sed 's|/| / |g'
+}
+
+# The document.  A "## Guest reliability" section (boot statistics the
+# harness keeps; not made here) is carried over from the last version as it
+# is, up to the next "## " heading.
 out=$DOCS/evaluation.md
+tmp=$(mktemp -d)
+[ ! -f "$out" ] || awk '/^## / { keep = $0 ~ /^## Guest reliability/ } keep' "$out" >"$tmp/reliability"
+for k in "$@"; do
+	spread "$k" >"$tmp/$k.spread"
+done
 {
-	cat <<-'EOF'
-	# execns: evaluation
+	echo "# execns: evaluation"
+	echo
+	echo "Generated by \`make bench\` (tests/harness/bench.sh; the guest side is"
+	echo "tests/guest/bench-execns.c); the raw output of each kernel and boot is"
+	echo "kept in docs/bench/KERNEL-BOOT.txt and \`tests/harness/bench.sh --report"
+	echo "KERNEL...\` regenerates this page from it.  The method, the discussion"
+	echo "and the \`make stress\` figures are kept in tests/harness/bench-notes.md."
+	echo
+	sed -n '/^<!-- method -->$/,/^<!-- end method -->$/p' "$notes" | sed '1d;$d'
 
-	Generated by `make bench` (tests/harness/bench.sh; the guest side is
-	tests/guest/bench-execns.c); the raw output of each kernel is kept in
-	docs/bench/KERNEL.txt and `tests/harness/bench.sh --report KERNEL...`
-	regenerates this page from it.  The discussion at the end is kept in
-	tests/harness/bench-notes.md.
-
-	**All timings come from QEMU TCG** (software emulation, 2 vCPUs, on a host
-	shared with other guests): absolute numbers are slow and noisy, and only
-	the ratios between variants measured in the same guest, interleaved,
-	mean anything.
-
-	## Method
-
-	- One guest boot per kernel runs everything.  Variants of a comparison
-	  alternate A/B/B/A..., at least 200 samples each; we report the median
-	  and the interquartile range (Q1-Q3).  Ratios are median(B)/median(A).
-	- Exec latency: from just before the call (execve, execns, unshare) to
-	  the first line of the new program's main(), which reports
-	  CLOCK_MONOTONIC through a pipe on fd 1.  The `clone_*` anchors start
-	  the clock before clone(CLONE_NEW*)/fork(), so both sides include the
-	  fork.  Each sample runs in a fresh child, so namespaces do not pile up.
-	  unshare(CLONE_NEWIPC) needs the module's forbid_unshare=0 for the
-	  anchor; the module's ksys_unshare probe stays armed (it always is).
-	- Module loaded (no table) against not loaded: 10 blocks of each, the
-	  module removed and inserted (delete_module/finit_module) between
-	  blocks, interleaved U/L/L/U.  fork: fork+_exit+wait (4 a sample);
-	  setuid: setresuid(1000)+setresuid(0), a real-uid change, so
-	  alloc_uid+free_uid (50 a sample); getprio: getpriority(PRIO_USER)
-	  of a uid without a user_struct, a find_user miss (200 a sample);
-	  exec: fork+execve+wait of a static program.
-	- Module and table comparisons run in blocks, and a block lasts long
-	  enough for the host's speed to drift: each sample of an op is also
-	  divided by a getppid() loop (500 calls, no probe on that path) timed
-	  right after it, and the ratio is of the medians of those quotients
-	  ("x" in the tables below: op time / getppid-loop time).
-	- Inside a table: the same loops in a worker started by execve (outside,
-	  no table, probes disarmed), by execve while another table lives
-	  (outside, probes armed), or by execns(CLONE_NEWUSER) (inside), 8
-	  blocks of each, interleaved.
-	- Live tables: a table lives while one of its user_structs does, and an
-	  open file holds its opener's cred and so cred->user.  A holder chain
-	  execns(CLONE_NEWUSER)s itself again and again, each link passing an
-	  open /dev/null to the benchmark over a socket: a table costs one
-	  file and one cred instead of a process, so 10,000 tables fit in the
-	  default 1 GiB guest.  At 1, 10, 100, 1,000, 3,000 and 10,000 tables a
-	  worker inside its own table times setuid and getprio loops; "1" is
-	  measured before and after the sweep (A/B/A, since 10,000 tables cannot
-	  be rebuilt per sample) and the ratio uses their mean.  As the sweep
-	  takes a minute and cannot interleave, each sample is divided by a
-	  getppid() loop timed right after it in the same worker (no probe is
-	  on that path), so drift in the host's speed cancels; the ratio is of
-	  the medians of those quotients.
-	- Memory per table: /proc/slabinfo (active objects x object size) before
-	  and after the 10,000 tables, per table, minus the same count for 1,000
-	  holders made by execve (file + cred, no table).  `left` is what
-	  remained after all tables were freed (SLUB per-CPU slabs make this a
-	  few slabs' worth of noise; /proc/execns/stats is the exact count).
-
-	EOF
-
-	echo "## Ratios"
+	echo "## Ratios, their spread and the verdict"
+	echo
+	echo "Each cell: the ratio of each boot's pooled samples (boot 1 / boot 2), then"
+	echo "[lowest-highest] over every round of both boots and the two boots' ratios,"
+	echo "then the verdict: **met** when every one of those values is at or under the"
+	echo "target, **missed** when every one is over it, *open* when they straddle it"
+	echo "(the run's noise is larger than the distance to the target, so it shows the"
+	echo "target neither met nor missed).  Ratios are B/A: execns over its anchor,"
+	echo "loaded over unloaded, inside a table over outside, N tables over 1; the"
+	echo "memory rows are bytes per table."
 	echo
 	printf '| ratio | target |'
 	for k in "$@"; do printf ' %s |' "$k"; done
@@ -213,53 +252,78 @@ out=$DOCS/evaluation.md
 	printf '|---|---|'
 	for k in "$@"; do printf -- '---|'; done
 	echo
-	for n in $names; do
-		t=$(target "$n")
-		printf '| `%s` | %s |' "$n" "$t"
+	for n in $(cat "$tmp"/*.spread | awk '$1 !~ /_raw$/ && !seen[$1]++ { print $1 }'); do
+		printf '| `%s` | %s |' "$n" "$(target "$n")"
 		for k in "$@"; do
-			v=$(ratio_of "$k" "$n")
-			if [ -z "$v" ]; then
-				printf ' - |'
-			elif [ "$t" != - ] && awk -v v="$v" -v t="$t" 'BEGIN { exit !(v > t) }'; then
-				printf ' **%s** (missed) |' "$v"
-			else
-				printf ' %s |' "$v"
-			fi
+			printf ' %s |' "$(ratio_cell "$k" "$n")"
 		done
 		echo
 	done
 	echo
-	echo "Ratios are B/A (execns over its anchor, loaded over unloaded, inside over"
-	echo "outside, N tables over 1); memory is bytes per table.  **Bold**: over target."
-	echo "Where a \`*_raw\` row exists, \`module_loaded_*\` and \`table_*\` are of the"
-	echo "getppid-normalised medians (see Method) and \`*_raw\` of the plain ones; runs"
-	echo "without \`*_raw\` rows predate the normalisation and show plain medians."
+	echo "The \`*_raw\` ratios (plain medians, without the getppid normalisation)"
+	echo "are in the raw files (\`ratio\` and \`round\` lines)."
+	echo
+	echo "### Hook costs"
+	echo
+	echo "What the uid hooks add per operation, in ns under TCG (the difference of"
+	echo "the getppid-normalised medians, scaled back by the outside getppid loop;"
+	echo "boot 1 / boot 2): \`inside\` is a task in a table against one outside with"
+	echo "the hooks disarmed, \`outside-armed\` a task outside while another table"
+	echo "lives (hooks armed, each returns at once for a task in no table)."
+	echo
+	printf '| op | hooks on its path | variant |'
+	for k in "$@"; do printf ' %s |' "$k"; done
+	echo
+	printf '|---|---|---|'
+	for k in "$@"; do printf -- '---|'; done
+	echo
+	for op in setuid getprio fork exec; do
+		case $op in
+		setuid) on="a setresuid pair: alloc_uid (find_user), free_uid, commit_creds, alloc_ucounts, put_ucounts; twice" ;;
+		getprio) on="getpriority(PRIO_USER) of an absent uid: find_user" ;;
+		fork) on="fork+exit+wait: the cred's put (free_uid, put_ucounts) and the nproc count" ;;
+		exec) on="fork+execve+wait: commit_creds and the above" ;;
+		esac
+		for v in inside outside-armed; do
+			printf '| %s | %s | %s |' "$op" "$on" "$v"
+			for k in "$@"; do
+				printf ' %s |' "$(hook_cell "$k" "$op" "$v")"
+			done
+			echo
+		done
+	done
 	echo
 
 	for k in "$@"; do
-		echo "## $k: $(sed -n '1s/^# kernel //p' "$RAW/$k.txt")"
+		f=$(first "$k")
+		echo "## $k: $(sed -n '1s/^# kernel //p' "$f")"
 		echo
 		echo "![exec latency by flag set on $k](img/flags-$k.png)"
 		echo
+		echo "Boot 1's samples, pooled over its rounds (\"x\": the op's time over the"
+		echo "getppid loop timed right after it, see Method); the other boots' are in"
+		echo "docs/bench/$k-*.txt."
+		echo
 		echo "| comparison | variant | median | Q1 | Q3 | samples |"
 		echo "|---|---|---|---|---|---|"
-		awk '$1 == "result" && $7 > 0 {
+		awk '$1 == "result" && $7 > 0 && $2 !~ /_raw$/ {
 			u = $3 ~ /getppid/ ? 1 : $4 >= 1e6 ? 1e6 : 1e3; s = u == 1 ? "x" : u == 1e6 ? "ms" : "us"
 			printf "| `%s` | %s | %.3f %s | %.3f %s | %.3f %s | %d |\n", $2, $3, $4 / u, s, $5 / u, s, $6 / u, s, $7
-		}' "$RAW/$k.txt"
+		}' "$f"
 		echo
-		echo "Inside a table, against the number of live tables (ns per operation):"
+		echo "Inside a table, against the number of live tables (ns per operation; the"
+		echo "last column is the median of the op/getppid quotients, unitless):"
 		echo
-		echo "| tables | op | median | Q1 | Q3 | median op/getppid |"
+		echo "| tables | op | median ns | Q1 ns | Q3 ns | median op/getppid |"
 		echo "|---|---|---|---|---|---|"
-		awk '$1 == "tables" { printf "| %s | %s | %d | %d | %d | %s |\n", $2 == "1end" ? "1 (after)" : $2, $3, $4, $5, $6, $7 }' "$RAW/$k.txt"
+		awk '$1 == "tables" { printf "| %s | %s | %d | %d | %d | %s |\n", $2 == "1end" ? "1 (after)" : $2, $3, $4, $5, $6, $7 }' "$f"
 		echo
-		grep -E '^# ([0-9]* tables made|left)' "$RAW/$k.txt" | sed 's/^# /- /' || true
+		grep -E '^# ([0-9]* tables made|left)' "$f" | sed 's/^# /- /' || true
 		echo
 		echo "Slab growth per holder (bytes; cache, bytes, object size):"
 		echo
 		echo '```'
-		awk '$1 == "slab" { printf "%-6s %-24s %7s %s\n", $2, $3, $4, $5 }' "$RAW/$k.txt"
+		awk '$1 == "slab" { printf "%-6s %-24s %7s %s\n", $2, $3, $4, $5 }' "$f"
 		echo '```'
 		echo
 	done
@@ -268,8 +332,12 @@ out=$DOCS/evaluation.md
 	echo
 	echo "![lookup latency against live tables](img/tables.png)"
 	echo
-	if [ -f "$TOP/tests/harness/bench-notes.md" ]; then
-		cat "$TOP/tests/harness/bench-notes.md"
+	sed '/^<!-- method -->$/,/^<!-- end method -->$/d' "$notes"
+	if [ -s "$tmp/reliability" ]; then
+		echo
+		cat "$tmp/reliability"
 	fi
-} >"$out"
+} >"$tmp/out"
+mv "$tmp/out" "$out"
+rm -rf "$tmp"
 note "wrote $out and $(ls "$IMG" | wc -l) plots in $IMG"
