@@ -61,11 +61,20 @@ system_map() {
 # it: stap takes only NAME=VALUE there.)
 kopts=
 kernel_opts() {
-	local src=$ROOT/lib/modules/$release/source compat=/build/stap-$kernel/compat
-	[ -f "$src/include/linux/cred.h" ] || die "$kernel: no linux/cred.h in the headers of $release in the build root"
+	local compat=/build/stap-$kernel/compat mods=/lib/modules/$release
 	rm -rf "$ROOT$compat" && cp -r "$TOP/stap/compat" "$ROOT$compat"
-	grep -qE '^#[[:space:]]*define[[:space:]]+task_euid\(' "$src/include/linux/cred.h" ||
+	# In the build root: its /lib/modules links may be absolute.
+	in_root test -f "$mods/source/include/linux/cred.h" ||
+		die "$kernel: no linux/cred.h in the headers of $release in the build root"
+	in_root grep -qE '^#[[:space:]]*define[[:space:]]+task_euid\(' "$mods/source/include/linux/cred.h" ||
 		kopts="$kopts -B KCFLAGS=-include$compat/task_euid.h"
+	# The module's tracepoints (kernel.trace("execns:...") in the tapset):
+	# stap reads tracepoint definitions from the kernel build tree's
+	# include/trace/events only.
+	cp "$TOP/module/trace.h" "$ROOT/build/stap-$kernel/execns-trace.h"
+	in_root sh -c "mkdir -p $mods/build/include/trace/events &&
+		{ cmp -s /build/stap-$kernel/execns-trace.h $mods/build/include/trace/events/execns.h ||
+		  cp /build/stap-$kernel/execns-trace.h $mods/build/include/trace/events/execns.h; }"
 }
 
 # compile SCRIPT: NAME.ko in $work/x/root/stap; NAME from the file name.
@@ -76,7 +85,7 @@ compile() {
 	if cmp -s "$script" "$ROOT$base/$name.stp" && [ -s "$ROOT$base/$name.ko" ] &&
 		[ "$kopts ${STAP_OPTS:-}" = "$(cat "$ROOT$base/$name.opts" 2>/dev/null)" ] &&
 		cmp -s "$work/execns.ko" "$ROOT$base/$name.execns.ko" &&
-		[ -z "$(find "$TOP/stap/tapset" "$TOP/stap/compat" "$kd/System.map" -newer "$ROOT$base/$name.ko")" ]; then
+		[ -z "$(find "$TOP/stap/tapset" "$TOP/stap/compat" "$TOP/module/trace.h" "$kd/System.map" -newer "$ROOT$base/$name.ko")" ]; then
 		cp "$ROOT$base/$name.ko" "$work/x/root/stap/"
 		return
 	fi
@@ -84,9 +93,11 @@ compile() {
 	rm -f "$ROOT$base/$name.ko"
 	# Longer waits for the scripts' global locks: a TCG vCPU on a busy
 	# host can stall while holding one, and a probe that gives up is lost.
+	# Handlers with interrupts off (INTERRUPTIBLE=0): an RCU callback's
+	# event in softirq cannot meet a running handler, which stap skips.
 	if ! logged "stap-$kernel-$name.log" in_root sh -c \
 		"cd $base && stap -r $release -p4 -m $name -B CC=$cc -I tapset \
-			-DMAXTRYLOCK=100000 -DTRYLOCKDELAY=1000 $kopts ${STAP_OPTS:-} $name.stp"; then
+			-DMAXTRYLOCK=100000 -DTRYLOCKDELAY=1000 -DINTERRUPTIBLE=0 $kopts ${STAP_OPTS:-} $name.stp"; then
 		grep -E 'error|ERROR' "$LOGS/stap-$kernel-$name.log" | head -n 5 >&2
 		note "$kernel: $script does not compile (log: $LOGS/stap-$kernel-$name.log)"
 		exit 125
