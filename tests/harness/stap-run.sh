@@ -95,12 +95,9 @@ compile() {
 	# host can stall while holding one, and a probe that gives up is lost.
 	# Handlers with interrupts off (INTERRUPTIBLE=0): an RCU callback's
 	# event in softirq cannot meet a running handler, which stap skips.
-	# STP_TIMING: at the end, each probe that lost hits is named ("Skipped
-	# due to missed kprobe on ..."), so the checks can tell kprobe misses
-	# (the kernel's table 0) from anything else.
 	if ! logged "stap-$kernel-$name.log" in_root sh -c \
 		"cd $base && stap -r $release -p4 -m $name -B CC=$cc -I tapset \
-			-DMAXTRYLOCK=100000 -DTRYLOCKDELAY=1000 -DINTERRUPTIBLE=0 -DSTP_TIMING $kopts ${STAP_OPTS:-} $name.stp"; then
+			-DMAXTRYLOCK=100000 -DTRYLOCKDELAY=1000 -DINTERRUPTIBLE=0 $kopts ${STAP_OPTS:-} $name.stp"; then
 		grep -E 'error|ERROR' "$LOGS/stap-$kernel-$name.log" | head -n 5 >&2
 		note "$kernel: $script does not compile (log: $LOGS/stap-$kernel-$name.log)"
 		exit 125
