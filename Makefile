@@ -63,7 +63,19 @@ vm-run: deps
 stap-run: deps
 	@$(H)/stap-run.sh $(KERNEL) "$(SCRIPT)" "$$CMD" "$(ADD)"
 
-.PHONY: stap-run
+# One tracing tool in the guest around CMD: perf (perf stat -a -e 'execns:*'),
+# bpftrace (trace/uidacct.bt, or BT=FILE) or stap (SCRIPT, default
+# stap/uidacct.stp), e.g.
+# make trace-run KERNEL=backports TOOL=bpftrace CMD="test-uid-workload"
+TOOL ?= perf
+trace-run: deps
+	@SCRIPT="$(SCRIPT)" BT="$(BT)" $(H)/trace-run.sh $(KERNEL) $(TOOL) "$$CMD" "$(ADD)"
+
+# The SystemTap, perf and bpftrace checks of one kernel (KTAP).
+trace-check: deps
+	@$(H)/stap-check.sh $(KERNEL) && $(H)/trace-check.sh $(KERNEL)
+
+.PHONY: stap-run trace-run trace-check
 
 shell: deps
 	@$(H)/vm.sh $(KERNEL) shell "$(ADD)"

@@ -61,6 +61,15 @@ for k in "$@"; do
 	set -e
 	tally "$k-stap" "$rc" "$log"
 	note "$k SystemTap: $p passed, $f failed, $s skipped (exit $rc)"
+
+	note "=== $k: perf and bpftrace ==="
+	set +e
+	log=$LOGS/check-trace-$k.$$.log
+	"$TOP/tests/harness/trace-check.sh" "$k" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	tally "$k-trace" "$rc" "$log"
+	note "$k perf and bpftrace: $p passed, $f failed, $s skipped (exit $rc)"
 done
 [ -z "$bad" ] || note "failed on:$bad"
 echo "$pass passed, $fail failed, $skip skipped"

@@ -54,15 +54,38 @@ system_map() {
 		cp "$map" "$ROOT/usr/lib/debug/boot/System.map-$release"
 }
 
+# kernel_opts: stap options this kernel needs, probed in its headers in the
+# build root (never by version number), in $kopts.  systemtap 5.6's runtime
+# calls task_euid(), which Linux 7.3 removed: stap/compat/task_euid.h
+# defines it, included only where linux/cred.h lacks it.  (-D cannot carry
+# it: stap takes only NAME=VALUE there.)
+kopts=
+kernel_opts() {
+	local compat=/build/stap-$kernel/compat mods=/lib/modules/$release
+	rm -rf "$ROOT$compat" && cp -r "$TOP/stap/compat" "$ROOT$compat"
+	# In the build root: its /lib/modules links may be absolute.
+	in_root test -f "$mods/source/include/linux/cred.h" ||
+		die "$kernel: no linux/cred.h in the headers of $release in the build root"
+	in_root grep -qE '^#[[:space:]]*define[[:space:]]+task_euid\(' "$mods/source/include/linux/cred.h" ||
+		kopts="$kopts -B KCFLAGS=-include$compat/task_euid.h"
+	# The module's tracepoints (kernel.trace("execns:...") in the tapset):
+	# stap reads tracepoint definitions from the kernel build tree's
+	# include/trace/events only.
+	cp "$TOP/module/trace.h" "$ROOT/build/stap-$kernel/execns-trace.h"
+	in_root sh -c "mkdir -p $mods/build/include/trace/events &&
+		{ cmp -s /build/stap-$kernel/execns-trace.h $mods/build/include/trace/events/execns.h ||
+		  cp /build/stap-$kernel/execns-trace.h $mods/build/include/trace/events/execns.h; }"
+}
+
 # compile SCRIPT: NAME.ko in $work/x/root/stap; NAME from the file name.
 compile() {
 	local script=$1 name base=/build/stap-$kernel
 	name=$(basename "$script" .stp | tr 'A-Z-' 'a-z_' | tr -cd 'a-z0-9_')
 	# Unchanged script, tapset and module: the last build stands.
 	if cmp -s "$script" "$ROOT$base/$name.stp" && [ -s "$ROOT$base/$name.ko" ] &&
-		[ "${STAP_OPTS:-}" = "$(cat "$ROOT$base/$name.opts" 2>/dev/null)" ] &&
+		[ "$kopts ${STAP_OPTS:-}" = "$(cat "$ROOT$base/$name.opts" 2>/dev/null)" ] &&
 		cmp -s "$work/execns.ko" "$ROOT$base/$name.execns.ko" &&
-		[ -z "$(find "$TOP/stap/tapset" "$kd/System.map" -newer "$ROOT$base/$name.ko")" ]; then
+		[ -z "$(find "$TOP/stap/tapset" "$TOP/stap/compat" "$TOP/module/trace.h" "$kd/System.map" -newer "$ROOT$base/$name.ko")" ]; then
 		cp "$ROOT$base/$name.ko" "$work/x/root/stap/"
 		return
 	fi
@@ -70,15 +93,17 @@ compile() {
 	rm -f "$ROOT$base/$name.ko"
 	# Longer waits for the scripts' global locks: a TCG vCPU on a busy
 	# host can stall while holding one, and a probe that gives up is lost.
+	# Handlers with interrupts off (INTERRUPTIBLE=0): an RCU callback's
+	# event in softirq cannot meet a running handler, which stap skips.
 	if ! logged "stap-$kernel-$name.log" in_root sh -c \
 		"cd $base && stap -r $release -p4 -m $name -B CC=$cc -I tapset \
-			-DMAXTRYLOCK=100000 -DTRYLOCKDELAY=1000 ${STAP_OPTS:-} $name.stp"; then
+			-DMAXTRYLOCK=100000 -DTRYLOCKDELAY=1000 -DINTERRUPTIBLE=0 $kopts ${STAP_OPTS:-} $name.stp"; then
 		grep -E 'error|ERROR' "$LOGS/stap-$kernel-$name.log" | head -n 5 >&2
 		note "$kernel: $script does not compile (log: $LOGS/stap-$kernel-$name.log)"
 		exit 125
 	fi
 	cp "$work/execns.ko" "$ROOT$base/$name.execns.ko"
-	printf '%s\n' "${STAP_OPTS:-}" >"$ROOT$base/$name.opts"
+	printf '%s\n' "$kopts ${STAP_OPTS:-}" >"$ROOT$base/$name.opts"
 	cp "$ROOT$base/$name.ko" "$work/x/root/stap/"
 }
 
@@ -102,6 +127,7 @@ mkdir -p "$ROOT/lib/modules/$release/extra" "$ROOT/build/stap-$kernel" "$work/x/
 cp "$(kmod "$kernel")" "$work/execns.ko"
 cp "$work/execns.ko" "$ROOT/lib/modules/$release/extra/execns.ko"
 rm -rf "$ROOT/build/stap-$kernel/tapset" && cp -r "$TOP/stap/tapset" "$ROOT/build/stap-$kernel/"
+kernel_opts
 for s in $scripts; do
 	[ -f "$s" ] || die "no SystemTap script '$s'"
 	compile "$s"

@@ -17,26 +17,13 @@ result() {	# result CONDITION-STATUS NAME
 	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
 }
 
-# count_result CONDITION-STATUS NAME: a check that needs every probe hit.
-# When stap itself reports skipped probes (kprobes do not nest: a softirq
-# free_uid() meeting a running handler is dropped), a mismatch cannot be
-# judged and is reported as a skip with that reason, never as a pass.
-count_result() {
-	if [ "$1" -ne 0 ] && [ "${skipped:-0}" -gt 0 ]; then
-		n=$((n + 1))
-		echo "ok $n - $2 # SKIP stap skipped $skipped probe hits, so the counts cannot be judged"
-		return
-	fi
-	result "$1" "$2"
-}
-
 # has COUNT "TEXT": the events output has exactly COUNT lines containing TEXT.
 has() {
 	[ "$(grep -cF -- "$2" "$ev")" -eq "$1" ]
 }
 
 echo "KTAP version 1"
-echo "1..9"
+echo "1..11"
 $S start events && $S start uid_leaks
 result $? "staprun starts the tapset's test script and uid-leaks.stp"
 
@@ -83,7 +70,7 @@ for t in $tables; do
 	done
 done
 [ -n "$tables" ] || ok=1
-count_result $ok "tables $(echo $tables): created, each uid allocated and freed once, destroyed"
+result $ok "tables $(echo $tables): created, each uid allocated and freed once, destroyed"
 
 has 1 "EV execns.table.create id=$held parent=0 " && has 0 "EV execns.table.destroy id=$held " &&
 	has 1 "EV execns.uid.alloc uid=0 table=$held " && has 1 "EV execns.uid.alloc uid=3000 table=$held " &&
@@ -100,10 +87,32 @@ result $? "execns.uid.find: the lookups in the tables"
 allocs=$(grep -cE 'EV execns.uid.alloc .* table=[1-9]' "$ev")
 frees=$(grep -cE 'EV execns.uid.free .* table=[1-9]' "$ev")
 [ $((allocs - frees)) -eq "$live" ] && [ "$live" -eq 2 ]
-count_result $? "module tables: allocs ($allocs) - frees ($frees) = live user_structs in /proc/execns/tables ($live)"
+result $? "module tables: allocs ($allocs) - frees ($frees) = live user_structs in /proc/execns/tables ($live)"
 
 ! grep -q '^not freed' "$leaks" && grep -q '^uid-leaks: .* 0 not freed$' "$leaks"
-count_result $? "uid-leaks.stp reports nothing once the workload has ended"
+result $? "uid-leaks.stp reports nothing once the workload has ended"
+
+# The module tables' events come from tracepoints, table 0's from kprobes.
+! grep -E 'EV execns\.(call|return|table\.|uid\.[a-z]+ uid=[0-9]+ table=[1-9]).* source=kprobe' "$ev" &&
+	! grep -E 'EV execns\.uid\.[a-z]+ uid=[0-9]+ table=0 .* source=tracepoint' "$ev" &&
+	grep -q 'table=0 .* source=kprobe' "$ev" && grep -q 'table=[1-9].* source=tracepoint' "$ev"
+result $? "source: module tables and execns(2) from tracepoints, table 0 from kprobes"
+
+# Nothing lost: stap's own count of probe hits it skipped (a handler that
+# met another on its CPU, a lock it gave up on) and kprobes missed.  The
+# module tables' events come from tracepoints, which nest, and the counts
+# above are exact; what stap still skips now and then (6 runs in 23, 1-3
+# hits) are kprobe hits on the kernel's own table, which only kprobes see:
+# reported as a skip with the figure, never as a pass.
+n=$((n + 1))
+if [ "${skipped:-0}" -eq 0 ] && ! grep -qi 'missed' /tmp/stap-stop.out; then
+	echo "ok $n - no probe hit skipped or missed"
+elif ! grep -qi 'missed' /tmp/stap-stop.out; then
+	echo "ok $n - no probe hit skipped or missed # SKIP stap skipped ${skipped} kprobe hit(s) on the kernel's own uid table; the tracepoint counts above are exact"
+else
+	echo "not ok $n - no probe hit skipped or missed (skipped: ${skipped:-0}; kprobes missed hits)"
+	fails=$((fails + 1))
+fi
 
 echo "execns-stap-check: $fails failed"
 [ "$fails" -eq 0 ]

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Run one tracing tool over a shell command in a guest of the matrix, with
+# the module loaded, and print the tool's output: perf (perf stat -a -e
+# 'execns:*'), bpftrace (trace/uidacct.bt, or BT=FILE) or stap (stap-run.sh
+# with SCRIPT, default stap/uidacct.stp).  perf and bpftrace are Debian's,
+# from the build root (installed there on first use), copied into the
+# initramfs with their shared libraries.
+#
+# Usage: trace-run.sh KERNEL TOOL "CMD" ["ADD FILES"]
+# Environment: TRACE_GUEST_CMD (run this in the guest instead, e.g.
+# execns-trace-check; the tools are in PATH), BT, SCRIPT, STAP_OPTS.
+# Exit status: the guest's.
+
+. "$(dirname "$0")/common.sh"
+
+kernel=${1:?usage: trace-run.sh KERNEL perf|bpftrace|stap CMD [ADD]} tool=${2:?no TOOL} cmd=${3:-} add=${4:-}
+case $tool in
+stap) exec "$TOP/tests/harness/stap-run.sh" "$kernel" "${SCRIPT:-$TOP/stap/uidacct.stp}" "$cmd" "$add" ;;
+perf | bpftrace | all) ;;
+*) die "unknown TOOL '$tool' (perf, bpftrace or stap)" ;;
+esac
+kernel_field "$kernel" 1 >/dev/null
+
+work=$(mktemp -d /tmp/execns-trace.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# tools: perf and bpftrace in the build root, once (as buildroot.sh does).
+tools() {
+	in_root sh -c 'command -v perf && command -v bpftrace' >/dev/null 2>&1 && return
+	note "installing linux-perf and bpftrace in the build root"
+	logged root-trace-tools.log in_root apt-get install -y -q --no-install-recommends linux-perf bpftrace ||
+		die "installing linux-perf and bpftrace in the build root failed (log: $LOGS/root-trace-tools.log)"
+}
+
+# copy BINARY...: each binary, its shared libraries and the loader, into $work/x.
+copy() {
+	local f
+	for f in "$@" $(in_root ldd "$@" |
+		awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $1 !~ /:$/ { print $1 }' | sort -u); do
+		mkdir -p "$work/x$(dirname "$f")"
+		cp -L "$ROOT$f" "$work/x$f"
+	done
+}
+
+tools
+mkdir -p "$work/x/usr/local/bin" "$work/x/root/trace" "$work/x/etc"
+case $tool in
+perf) copy /usr/bin/perf ;;
+bpftrace) copy /usr/bin/bpftrace ;;
+all) copy /usr/bin/perf /usr/bin/bpftrace ;;
+esac
+cp "$TOP"/trace/*.bt "$work/x/root/trace/"
+[ -z "${BT:-}" ] || cp "$BT" "$work/x/root/trace/user.bt"
+install -m 755 "$TOP/tests/stap/trace-guest.sh" "$work/x/usr/local/bin/execns-trace"
+install -m 755 "$TOP/tests/stap/trace-check.sh" "$work/x/usr/local/bin/execns-trace-check"
+printf '%s\n' "$cmd" >"$work/x/etc/execns-trace-cmd"
+EXECNS_EXTRA_ROOT=$work/x EXECNS_TIMEOUT=${EXECNS_TIMEOUT:-600} "$TOP/tests/harness/vm.sh" "$kernel" run \
+	"${TRACE_GUEST_CMD:-execns-trace $tool /etc/execns-trace-cmd}" "$add"

@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# In the guest (as /usr/local/bin/execns-trace-check): perf and bpftrace
+# over the module's tracepoints, as KTAP.  Each tool watches one run of
+# test-uid-workload (three tables, each with the uids its "# table T uids
+# ..." line names, all ended, their user_structs freed from RCU callbacks,
+# before it exits) and its counts must match the workload's exactly.
+# A tool that does not start here is a skip with its own error message.
+
+n=0
+fails=0
+result() {	# result CONDITION-STATUS NAME
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
+}
+skip() {	# skip NAME REASON
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
+# expect OUT: the workload's tables and uids, from its output, in $tables,
+# $nuids (user_structs allocated, and freed) and $ntables.
+expect() {
+	tables=$(sed -n 's/^# table \([0-9]*\) uids.*/\1/p' "$1")
+	ntables=$(echo $tables | wc -w)
+	nuids=$(sed -n 's/^# table [0-9]* uids //p' "$1" | wc -w)
+}
+
+# perf_count EVENT: its count in perf stat's CSV output.
+perf_count() {
+	awk -F, -v e="execns:$1" '$3 == e { print $1 }' /tmp/trace-perf.out
+}
+
+echo "KTAP version 1"
+echo "1..4"
+echo 'test-uid-workload >/tmp/work-perf.out 2>&1' >/tmp/work-perf.sh
+echo 'test-uid-workload >/tmp/work-bt.out 2>&1' >/tmp/work-bt.sh
+
+# --- perf ---
+if ! command -v perf >/dev/null; then
+	skip "perf stat -e 'execns:*'" "no perf in this guest"
+	skip "perf: ucounts" "no perf in this guest"
+elif ! execns-trace perf /tmp/work-perf.sh >/tmp/perf.log 2>&1 ||
+	[ -z "$(perf_count uid_alloc)" ]; then
+	sed 's/^/# /' /tmp/perf.log /tmp/work-perf.out
+	# No count at all, with an error of perf's own: perf cannot run here.
+	# Anything else (an event missing, the workload failing) is a failure.
+	reason=$(grep -viE '^#|^ *$|^ok |^not ok |^1\.\.|KTAP|execns:' /tmp/perf.log | head -n 1)
+	if ! grep -q 'execns:' /tmp/trace-perf.out 2>/dev/null && [ -n "$reason" ]; then
+		skip "perf stat -e 'execns:*'" "perf does not run here: $reason"
+		skip "perf: ucounts" "perf does not run here"
+	else
+		result 1 "perf stat -e 'execns:*' over test-uid-workload"
+		result 1 "perf: ucounts"
+	fi
+else
+	sed 's/^/# /' /tmp/trace-perf.out
+	expect /tmp/work-perf.out
+	a=$(perf_count uid_alloc) f=$(perf_count uid_free) tc=$(perf_count table_create)
+	td=$(perf_count table_destroy) c=$(perf_count execns_call) r=$(perf_count execns_return)
+	echo "# expected: $ntables tables, $nuids user_structs"
+	[ "$ntables" -eq 3 ] && [ "$a" = "$nuids" ] && [ "$f" = "$nuids" ] &&
+		[ "$tc" = "$ntables" ] && [ "$td" = "$ntables" ] && [ "$c" = "$ntables" ] && [ "$r" = "$ntables" ]
+	result $? "perf stat: uid_alloc $a, uid_free $f (want $nuids), table_create $tc, table_destroy $td, execns_call $c, execns_return $r (want $ntables)"
+	ua=$(perf_count ucounts_alloc) uf=$(perf_count ucounts_free)
+	[ "${ua:-0}" -gt 0 ] && [ "$ua" = "$uf" ]
+	result $? "perf stat: ucounts_alloc $ua = ucounts_free $uf, not 0"
+fi
+
+# --- bpftrace ---
+if ! command -v bpftrace >/dev/null; then
+	skip "bpftrace trace/uidacct.bt" "no bpftrace in this guest"
+	skip "bpftrace: tables" "no bpftrace in this guest"
+else
+	execns-trace bpftrace /tmp/work-bt.sh /tmp/trace-bt.out >/tmp/bt.log 2>&1
+	rc=$?
+	sed 's/^/# /' /tmp/bt.log
+	if [ $rc -eq 125 ]; then
+		reason=$(grep -iE 'error|fail' /tmp/bt.log | grep -v execns-trace | head -n 1)
+		skip "bpftrace trace/uidacct.bt" "bpftrace does not run here: ${reason:-see the log above}"
+		skip "bpftrace: tables" "bpftrace does not run here"
+	else
+		expect /tmp/work-bt.out
+		ok=0
+		[ "$ntables" -eq 3 ] || ok=1
+		for t in $tables; do
+			for u in $(sed -n "s/^# table $t uids //p" /tmp/work-bt.out); do
+				# TABLE UID ALLOC FREE FIND LIVE ...
+				awk -v t="$t" -v u="$u" '$1 == t && $2 == u && $3 == 1 && $4 == 1 && $6 == 0 { f = 1 } END { exit !f }' \
+					/tmp/trace-bt.out || { echo "# table $t uid $u: not one alloc and one free"; ok=1; }
+			done
+		done
+		rows=$(awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && NF == 9' /tmp/trace-bt.out | sort -u | wc -l)
+		# The last report (END) repeats the interval ones: count its rows.
+		last=$(awk '/^ *TABLE/ { n = 0 } $1 ~ /^[0-9]+$/ && NF == 9 { n++ } END { print n + 0 }' /tmp/trace-bt.out)
+		[ "$last" -eq "$nuids" ] || { echo "# $last rows, want $nuids"; ok=1; }
+		[ $rc -eq 0 ] || ok=1
+		result $ok "bpftrace uidacct.bt: each of the $nuids (table, uid) allocated once and freed once ($rows rows seen)"
+		grep -q "^tables created $ntables destroyed $ntables\$" /tmp/trace-bt.out
+		result $? "bpftrace uidacct.bt: $ntables tables created and destroyed"
+	fi
+fi
+
+echo "execns-trace-check: $fails failed"
+[ "$fails" -eq 0 ]
