@@ -20,29 +20,12 @@
 
 #define FTRACE_ENABLED	"/proc/sys/kernel/ftrace_enabled"
 #define KPROBES_ENABLED	"/sys/kernel/debug/kprobes/enabled"
-#define STATS		"/proc/execns/stats"
-
-/* "key N" from /proc/execns/stats, -1 if absent. */
-static long stat_val(const char *key)
-{
-	char line[128], k[64];
-	long v, found = -1;
-	FILE *f = fopen(STATS, "re");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %ld", k, &v) == 2 && !strcmp(k, key))
-			found = v;
-	fclose(f);
-	return found;
-}
 
 /* "hooks armed|disarmed" in /proc/execns/stats. */
 static int hooks_armed(void)
 {
 	char line[128], v[32] = "";
-	FILE *f = fopen(STATS, "re");
+	FILE *f = fopen(UT_STATS, "re");
 
 	if (!f)
 		return -1;
@@ -56,12 +39,12 @@ static int hooks_armed(void)
 /* Until the module's user_structs are all back (after RCU), at most secs. */
 static long wait_users_gone(int secs)
 {
-	long users = stat_val("users");
+	long users = ut_stat("users");
 
 	for (int i = 0; users != 0 && i < secs * 10; i++) {
 		ut_reap_zombies();
 		ut_sleep_ms(100);
-		users = stat_val("users");
+		users = ut_stat("users");
 	}
 	return users;
 }
@@ -137,7 +120,7 @@ int main(int argc, char **argv)
 	ret = ut_set(KPROBES_ENABLED, "1");
 	ktap_result(!ret, "kprobes enabled again");
 
-	arms = stat_val("hook_arms");
+	arms = ut_stat("hook_arms");
 	ret = ut_write(FTRACE_ENABLED, "0");
 	err = errno;
 	if (ret && err == EOPNOTSUPP) {
@@ -153,10 +136,10 @@ int main(int argc, char **argv)
 	ut_write(FTRACE_ENABLED, "1");
 
 	ut_in_table("report", NULL, &o);
-	ktap_result(ut_val(&o, "self") > 0 && stat_val("hook_arms") > arms &&
+	ktap_result(ut_val(&o, "self") > 0 && ut_stat("hook_arms") > arms &&
 		    ut_wait_tables(0, UT_RCU_SECS) == 0,
 		    "with everything on, execns(CLONE_NEWUSER) makes a table again (%ld), arming the hooks again (%ld > %ld)",
-		    ut_val(&o, "self"), stat_val("hook_arms"), arms);
+		    ut_val(&o, "self"), ut_stat("hook_arms"), arms);
 	ut_write(KPROBES_ENABLED, "1");
 	return ktap_finish();
 }

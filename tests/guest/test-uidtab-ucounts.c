@@ -18,7 +18,6 @@
 #include <sys/shm.h>
 #include "uidtab-util.h"
 
-#define STATS		"/proc/execns/stats"
 #define MQ_HOLD		"/execns-ucounts-hold"
 #define MQ_PROBE	"/execns-ucounts-probe"
 #define SHM_BYTES	(64 * 1024)
@@ -268,21 +267,6 @@ static int act(const char *mode, const char *arg)
 	return 3;
 }
 
-static long stat_val(const char *key)
-{
-	char line[128], k[64];
-	long v, found = -1;
-	FILE *f = fopen(STATS, "re");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %ld", k, &v) == 2 && !strcmp(k, key))
-			found = v;
-	fclose(f);
-	return found;
-}
-
 static void cleanup_ipc(void)
 {
 	struct shmid_ds ds;
@@ -365,14 +349,14 @@ int main(int argc, char **argv)
 		    ut_val(&o, "self"), ut_val(&o, "err"), ut_val(&o, "userns"));
 
 	ut_wait_tables(0, UT_RCU_SECS);
-	left = stat_val("ucounts");
+	left = ut_stat("ucounts");
 	for (int i = 0; left && i < UT_RCU_SECS * 10; i++) {
 		ut_reap_zombies();
 		ut_sleep_ms(100);
-		left = stat_val("ucounts");
+		left = ut_stat("ucounts");
 	}
 	ktap_result(left == 0 && ut_ntables() == 0,
 		    "the tables are gone, and with them every module ucounts (%ld left, allocated %ld)",
-		    left, stat_val("ucounts_allocs"));
+		    left, ut_stat("ucounts_allocs"));
 	return ktap_finish();
 }

@@ -42,6 +42,7 @@ extern char **environ;
 
 #define UT_SELF		"/proc/execns/self"
 #define UT_TABLES	"/proc/execns/tables"
+#define UT_STATS	"/proc/execns/stats"
 #define UT_ACT		"uidtab-act"
 #define UT_NONE		LONG_MIN	/* ut_val(): no such key */
 #define UT_UID		1000		/* the unprivileged uid the tests share */
@@ -69,6 +70,22 @@ static inline long ut_self(void)
 	if (errno || end == buf || *end != '\n' || v < 0)
 		return -1;
 	return v;
+}
+
+/* A counter ("key N") of /proc/execns/stats, -1 if absent. */
+static inline long ut_stat(const char *key)
+{
+	char line[128], k[64];
+	long v, found = -1;
+	FILE *f = fopen(UT_STATS, "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %ld", k, &v) == 2 && !strcmp(k, key))
+			found = v;
+	fclose(f);
+	return found;
 }
 
 struct ut_table {
