@@ -38,6 +38,16 @@ kernel_desc() {
 
 kdir() { printf '%s/kernels/%s\n' "$EXECNS_CACHE" "$1"; }
 
+# Kernel arguments of the tracing guests (stap, perf, bpftrace).  SystemTap
+# and BPF drop an event that fires while one of their handlers already runs
+# on the same CPU, and user_structs are mostly freed from RCU callbacks in
+# softirq, which can interrupt any handler.  rcu_nocbs=all runs those
+# callbacks in rcuo kthreads instead (task context, bottom halves off), so
+# no uid event can nest and the checks can demand exact counts.  Lazy RCU
+# (6.9 and later) would then hold the frees back for up to 10 s; older
+# kernels ignore the unknown dotted parameter.
+TRACE_BOOTARGS="rcu_nocbs=all rcutree.enable_rcu_lazy=0"
+
 # Module objects and the built execns.ko belong to one source tree, so two
 # checkouts (git worktrees) can test different sources at once.
 TREE=$(printf '%s' "$TOP" | md5sum | cut -c1-8)

@@ -137,5 +137,5 @@ runtime
 mkdir -p "$work/x/lib/modules" "$work/x/etc"
 cp "$work/execns.ko" "$work/x/lib/modules/execns.ko"
 printf '%s\n' "$cmd" >"$work/x/etc/execns-stap-cmd"
-EXECNS_EXTRA_ROOT=$work/x "$TOP/tests/harness/vm.sh" "$kernel" run \
+BOOTARGS="$TRACE_BOOTARGS ${BOOTARGS:-}" EXECNS_EXTRA_ROOT=$work/x "$TOP/tests/harness/vm.sh" "$kernel" run \
 	"${STAP_GUEST_CMD:-execns-stap run /etc/execns-stap-cmd}" "$add"
