@@ -4,7 +4,7 @@
 # when something is missing.  Quiet when everything is there.
 
 set -euo pipefail
-PKGS="qemu-system-x86 busybox-static cpio debootstrap gcc gcc-multilib make gzip util-linux"
+PKGS="qemu-system-x86 busybox-static cpio debootstrap gcc gcc-multilib make gzip util-linux binutils zstd xz-utils"
 missing=
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

@@ -34,21 +34,11 @@ cc=$(cat "$kd/cc")
 work=$(mktemp -d /tmp/execns-stap.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# system_map: a real System.map for the kernel, from a nokaslr boot.  The
-# dump comes over vm.sh's results channel, apart from kernel messages, and
-# gzip keeps it short on the serial line; _stext proves it whole.
+# system_map: the kernel's real System.map (system-map.sh), where stap
+# looks for it in the build root.
 system_map() {
-	local map=$kd/System.map log=$LOGS/kallsyms-$kernel.console.log try
-	for try in 1 2; do
-		[ -s "$map" ] && break
-		note "$kernel: reading /proc/kallsyms from a nokaslr boot for stap's System.map"
-		BOOTARGS=nokaslr EXECNS_CONSOLE=$log EXECNS_RESULTS=$LOGS/kallsyms-$kernel.results.log EXECNS_TIMEOUT=900 "$TOP/tests/harness/vm.sh" "$kernel" run \
-			'echo 0 >/proc/sys/kernel/kptr_restrict; grep -v "\[" /proc/kallsyms | gzip -c | base64' \
-			2>/dev/null | base64 -d 2>/dev/null | gunzip 2>/dev/null >"$map.tmp" &&
-			grep -q ' T _stext$' "$map.tmp" && mv "$map.tmp" "$map"
-	done
-	rm -f "$map.tmp"
-	[ -s "$map" ] || die "$kernel: no symbol table from two kallsyms boots (console: $log)"
+	local map=$kd/System.map
+	"$TOP/tests/harness/system-map.sh" "$kernel"
 	mkdir -p "$ROOT/usr/lib/debug/boot"
 	cmp -s "$map" "$ROOT/usr/lib/debug/boot/System.map-$release" ||
 		cp "$map" "$ROOT/usr/lib/debug/boot/System.map-$release"

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The module's hooks sit at the entry of kernel functions (ftrace, module/
+# hook.c).  A call that does not go through that entry escapes them: a copy
+# GCC inlined into its caller, or a clone (free_uid.part.0, .isra, .constprop)
+# that callers call instead.  For uid accounting that is a user_struct or
+# ucounts of a table freed into the kernel's caches, so this checks, in the
+# kernel's own machine code, that the paths the module depends on still call
+# the hooked functions:
+#   - no link-time optimisation (CONFIG_LTO_NONE=y): without it GCC inlines
+#     only inside one file, and the callers below include the same-file ones
+#     (kernel/ucount.c for put_ucounts and alloc_ucounts);
+#   - no clone of a hooked function in the symbol table;
+#   - each caller below has a call (or tail jump) to each function named.
+# A caller missing from the symbol table (renamed, or inlined into its own
+# caller) fails the check: read the new kernel's source and update the list.
+#
+# Usage: hook-sites.sh KERNEL		(KTAP; stock kernels get their
+# System.map from system-map.sh and vmlinux from vmlinuz; the debug kernel
+# has both in its build tree)
+
+. "$(dirname "$0")/common.sh"
+
+kernel=${1:?usage: hook-sites.sh KERNEL}
+kd=$(kdir "$kernel")
+release=$(cat "$kd/release")
+# The build tree, through the build root's link (absolute inside the root).
+build=$(readlink "$ROOT/lib/modules/$release/build") || die "$kernel: no build tree for $release in the build root"
+case $build in /*) build=$ROOT$build ;; *) build=$ROOT/lib/modules/$release/$build ;; esac
+
+# hooked: the functions module/uidhooks.c and unshare.c hook.
+hooked="free_uid put_ucounts alloc_uid alloc_ucounts find_user commit_creds ksys_unshare"
+
+# CALLER (a|b: the first of them in the symbol table): CALLEES
+sites() {
+	cat <<-'LIST'
+	put_cred_rcu: free_uid put_ucounts
+	set_cred_ucounts: alloc_ucounts put_ucounts
+	inc_ucount: alloc_ucounts put_ucounts
+	dec_ucount: put_ucounts
+	inc_rlimit_get_ucounts: put_ucounts
+	__sys_setuid: alloc_uid free_uid commit_creds
+	__sys_setreuid: alloc_uid free_uid commit_creds
+	__sys_setresuid: alloc_uid free_uid commit_creds
+	__do_sys_setpriority|__x64_sys_setpriority: find_user free_uid
+	__do_sys_getpriority|__x64_sys_getpriority: find_user free_uid
+	__do_sys_unshare|__x64_sys_unshare: ksys_unshare
+	LIST
+}
+
+work=$(mktemp -d /tmp/execns-sites.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# vmlinux: the build tree's, or the ELF image inside vmlinuz (found by its
+# compressor's magic, as the kernel's scripts/extract-vmlinux does).
+vmlinux() {
+	local magic tool off
+	if [ -s "$build/vmlinux" ] && [ -s "$build/System.map" ]; then
+		echo "$build/vmlinux"
+		return
+	fi
+	for magic in '\x28\xb5\x2f\xfd:zstd' '\xfd\x37\x7a\x58\x5a\x00:xz' '\x1f\x8b\x08:gzip'; do
+		tool=${magic#*:}
+		for off in $(LC_ALL=C grep -obUaP "${magic%:*}" "$kd/vmlinuz" | cut -d: -f1); do
+			tail -c +$((off + 1)) "$kd/vmlinuz" | $tool -dc >"$work/vmlinux" 2>/dev/null
+			[ "$(head -c 4 "$work/vmlinux" | od -An -tx1 | tr -d ' ')" = 7f454c46 ] && {
+				echo "$work/vmlinux"
+				return
+			}
+		done
+	done
+	return 1
+}
+
+if [ -s "$build/vmlinux" ] && [ -s "$build/System.map" ]; then
+	map=$build/System.map
+else
+	"$TOP/tests/harness/system-map.sh" "$kernel"
+	map=$kd/System.map
+fi
+elf=$(vmlinux) || die "$kernel: no vmlinux in $kd/vmlinuz"
+
+n=0 failed=0
+result() {	# result STATUS NAME
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $kernel: $2"; else echo "not ok $n - $kernel: $2"; failed=$((failed + 1)); fi
+}
+
+addr() { awk -v s="$1" '$3 == s && $2 ~ /^[tTW]$/ { print $1; exit }' "$map"; }
+# end ADDR: the address of the next text symbol after ADDR.
+end() { awk -v a="$1" '$2 ~ /^[tTW]$/ && $1 > a { print $1 }' "$map" | sort | head -n 1; }
+
+echo "KTAP version 1"
+echo "1..$((2 + $(sites | wc -l)))"
+rc=0
+grep -q '^CONFIG_LTO_NONE=y' "$build/.config" || rc=1
+result $rc "no link-time optimisation (CONFIG_LTO_NONE=y): calls into another file are never inlined"
+
+clones=$(awk -v h=" $hooked " '$2 ~ /^[tT]$/ { f = $3; sub(/\..*/, "", f)
+	if (f != $3 && $3 !~ /\.cold$/ && index(h, " " f " ")) print $3 }' "$map" | tr '\n' ' ')
+rc=0
+[ -z "$clones" ] || rc=1
+result $rc "no compiler clone of a hooked function${clones:+: $clones}"
+
+while IFS=: read -r callers callees; do
+	caller= a=
+	for c in ${callers//|/ }; do
+		a=$(addr "$c")
+		if [ -n "$a" ]; then
+			caller=$c
+			break
+		fi
+	done
+	if [ -z "$caller" ]; then
+		result 1 "$callers: not in the symbol table (renamed or inlined: update tests/harness/hook-sites.sh)"
+		continue
+	fi
+	objdump -d --no-show-raw-insn --start-address="0x$a" --stop-address="0x$(end "$a")" "$elf" >"$work/dis"
+	missing=
+	for f in $callees; do
+		t=$(addr "$f")
+		grep -qE "(call|jmp) +(0x)?$t\b" "$work/dis" || missing="$missing $f"
+	done
+	rc=0
+	[ -z "$missing" ] || rc=1
+	result $rc "$caller calls$callees through their entries${missing:+ (no call to:$missing)}"
+done < <(sites)
+[ "$failed" -eq 0 ]
