@@ -70,9 +70,9 @@ int main(void)
 	err1 = kmemleak_cmd("scan");
 	err2 = err1 ? err1 : kmemleak_cmd("scan");
 	ksft_test_result(!err1 && !err2, "kmemleak scans twice (%s)",
-		    err2 ? strerror(err2) : "ok");
+			 err2 ? strerror(err2) : "ok");
 	objects = read_report();
 	ksft_test_result(objects == 0, "no unreferenced object after the suite and rmmod (%d reported)",
-		    objects);
+			 objects);
 	ksft_finished();
 }

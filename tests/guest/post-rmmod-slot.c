@@ -26,7 +26,7 @@ int main(void)
 	ksft_set_plan(3);
 	ret = syscall(SLOT, CLONE_NEWUTS, "/bin/true", (char *[]){ "true", NULL }, environ);
 	ksft_test_result(ret == -1 && errno == ENOSYS, "%s: default slot %d answers ENOSYS (errno %d)",
-		    ABI, SLOT, errno);
+			 ABI, SLOT, errno);
 
 	ret = execns(CLONE_NEWUTS, "/bin/true", (char *[]){ "true", NULL }, environ);
 	ksft_test_result(ret == -1 && errno == ENOSYS, "%s: libexecns returns ENOSYS (errno %d)", ABI, errno);
@@ -44,7 +44,7 @@ int main(void)
 	waitpid(pid, &status, 0);
 	ksft_print_msg("execns says: %s\n", strtok(out, "\n") ? out : "(nothing)");
 	ksft_test_result(WIFEXITED(status) && WEXITSTATUS(status) == 125 && strstr(out, "not loaded") &&
-		    !strchr(out, '\n'),
-		    "the CLI exits 125 with one line saying the module is not loaded");
+			 !strchr(out, '\n'),
+			 "the CLI exits 125 with one line saying the module is not loaded");
 	ksft_finished();
 }

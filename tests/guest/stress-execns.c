@@ -416,11 +416,11 @@ static void disarm_proof(int n, unsigned int seed)
 		return;
 	}
 	ksft_test_result(!bad_make && !bad_rearm,
-		    "%d tables made and dropped; the hooks re-armed between each of %ld checks (hook_arms %ld -> %ld: %ld arm-disarm cycles); %ld failures",
-		    n, checks, arms0, arms, arms - arms0, bad_make + bad_rearm);
+			 "%d tables made and dropped; the hooks re-armed between each of %ld checks (hook_arms %ld -> %ld: %ld arm-disarm cycles); %ld failures",
+			 n, checks, arms0, arms, arms - arms0, bad_make + bad_rearm);
 	ksft_test_result(!bad_disarm,
-		    "at each check, no table and hooks disarmed within %d s (worst %.2f s, mean %.2f s; %ld late); %.0f s in all",
-		    DISARM_SECS, worst, checks ? total / checks : 0, bad_disarm, now_s() - t0);
+			 "at each check, no table and hooks disarmed within %d s (worst %.2f s, mean %.2f s; %ld late); %.0f s in all",
+			 DISARM_SECS, worst, checks ? total / checks : 0, bad_disarm, now_s() - t0);
 }
 
 static long slab_objects(void)
@@ -480,10 +480,10 @@ int main(int argc, char **argv)
 	ksft_set_plan(8);
 	slab0 = slab_objects();
 	if (!ksft_test_result(execns_stat("tables") == 0 && execns_stat("users") == 0 &&
-			 execns_stat("hooks") == 0,
-			 "no table or module user_struct before the run, hooks disarmed"))
+			      execns_stat("hooks") == 0,
+			      "no table or module user_struct before the run, hooks disarmed"))
 		ksft_print_msg("tables %ld users %ld hooks %d\n", execns_stat("tables"),
-			  execns_stat("users"), hooks_armed());
+			       execns_stat("users"), hooks_armed());
 	disarm_proof(ntables, 0xd15a);
 	ksft_print_msg("%d processes x %d chains of up to %d execns each\n", procs, iters, depth);
 
@@ -508,7 +508,7 @@ int main(int argc, char **argv)
 		if (waitpid(pids[i], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 			bad++;
 	ksft_test_result(!bad, "%d workers: every chain ran and every failing execns failed as it should (%d workers with errors)",
-		    procs, bad);
+			 procs, bad);
 
 	write_file("/tmp/stress-stop", "1", 0644);
 	if (read(p[0], line, sizeof(line) - 1) > 0) {
@@ -517,9 +517,9 @@ int main(int argc, char **argv)
 	}
 	waitpid(pounder, NULL, 0);
 	ksft_test_result(holder >= 0 && tries > 0 && ok == 0 && other == 0 &&
-		    access("/sys/module/execns", F_OK) == 0,
-		    "%ld concurrent rmmod attempts all refused while a table lived (%ld succeeded, %ld odd errnos)",
-		    tries, ok, other);
+			 access("/sys/module/execns", F_OK) == 0,
+			 "%ld concurrent rmmod attempts all refused while a table lived (%ld succeeded, %ld odd errnos)",
+			 tries, ok, other);
 
 	if (holder >= 0)
 		close(holder);
@@ -533,8 +533,8 @@ int main(int argc, char **argv)
 	}
 	slab1 = slab_objects();
 	ksft_test_result(tables == 0 && users == 0 && ucounts == 0 && execns_stat("hooks") == 0,
-		    "no table, user_struct or ucounts left behind, hooks disarmed (tables %ld, users %ld, ucounts %ld, hook_arms %ld; execns_user slab objects %ld before, %ld after)",
-		    tables, users, ucounts, execns_stat("hook_arms"), slab0, slab1);
+			 "no table, user_struct or ucounts left behind, hooks disarmed (tables %ld, users %ld, ucounts %ld, hook_arms %ld; execns_user slab objects %ld before, %ld after)",
+			 tables, users, ucounts, execns_stat("hook_arms"), slab0, slab1);
 
 	for (int i = 0; i < 100 && access("/sys/module/execns", F_OK) == 0; i++)
 		if (syscall(SYS_delete_module, "execns", O_NONBLOCK))

@@ -35,25 +35,25 @@ int main(int argc, char **argv)
 	st = spawn_report_prep(CLONE_NEWUTS | CLONE_NEWIPC, (const char *[]){ "x", "y", NULL },
 			       NULL, NULL, &r, &err, &pid);
 	ksft_test_result(exited_ok(st) && r.ok && r.pid == pid && !strcmp(r.fds, "0,1,2") &&
-		    ns_match(r.ns, before.ns, CLONE_NEWUTS | CLONE_NEWIPC, "new program"),
-		    "%s: execns(CLONE_NEWUTS|CLONE_NEWIPC) runs the program in new namespaces (errno %d)",
-		    ABI, err);
+			 ns_match(r.ns, before.ns, CLONE_NEWUTS | CLONE_NEWIPC, "new program"),
+			 "%s: execns(CLONE_NEWUTS|CLONE_NEWIPC) runs the program in new namespaces (errno %d)",
+			 ABI, err);
 	ksft_test_result(r.argc == 4 && !strcmp(r.env, "report-env"),
-		    "%s: argv (%d arguments) and envp (%s) arrive as given", ABI, r.argc, r.env);
+			 "%s: argv (%d arguments) and envp (%s) arrive as given", ABI, r.argc, r.env);
 
 	ret = raw_execns(NS_PREPARED, "/no/such/program", (char *[]){ "x", NULL }, environ);
 	ksft_test_result(ret == -1 && errno == ENOENT, "%s: ENOENT comes back (%ld, errno %d)", ABI, ret, errno);
 
 	ret = raw_execns(NS_PREPARED | CLONE_VM, "/proc/self/exe", (char *[]){ "x", NULL }, environ);
 	ksft_test_result(ret == -1 && errno == EINVAL, "%s: EINVAL for an unknown flag (%ld, errno %d)",
-		    ABI, ret, errno);
+			 ABI, ret, errno);
 
 	ret = raw_execns(NS_PREPARED, "/proc/self/exe", (char *[]){ "x", (char *)8, NULL }, environ);
 	ksft_test_result(ret == -1 && errno == EFAULT, "%s: EFAULT for a bad argv[1] (%ld, errno %d)",
-		    ABI, ret, errno);
+			 ABI, ret, errno);
 
 	snapshot(&after);
 	ksft_test_result(same_state(&before, &after, ABI " caller"),
-		    "%s: the caller is unchanged after the failures", ABI);
+			 "%s: the caller is unchanged after the failures", ABI);
 	ksft_finished();
 }

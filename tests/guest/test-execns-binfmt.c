@@ -168,9 +168,9 @@ static void check(const char *what, const char *prog, bool use_execns, bool want
 	key(out, "execfd_is_binary", same, sizeof(same));
 	key(out, "others", others, sizeof(others));
 	ksft_test_result(exited_ok(st) && atoi(fd) > 2 && !strcmp(open_, "1") && !strcmp(same, "1") &&
-		    (want_others ? strcmp(others, "none") != 0 : !strcmp(others, "none")),
-		    "%s: the interpreter's AT_EXECFD %s is open and is the binary; other fds above 2: %s",
-		    what, fd[0] ? fd : "(none)", others[0] ? others : "?");
+			 (want_others ? strcmp(others, "none") != 0 : !strcmp(others, "none")),
+			 "%s: the interpreter's AT_EXECFD %s is open and is the binary; other fds above 2: %s",
+			 what, fd[0] ? fd : "(none)", others[0] ? others : "?");
 }
 
 int main(int argc, char **argv)

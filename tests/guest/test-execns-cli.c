@@ -147,15 +147,15 @@ static void test_namespaces(char *out, size_t len)
 	snprintf(uts, sizeof(uts), "uts:[%lu]", my_uts);
 	gethostname(host, sizeof(host) - 1);
 	ksft_test_result(st == 0 && strstr(out, "cli-inner") && strstr(out, "uts:[") && !strstr(out, uts) &&
-		    strcmp(host, "cli-inner"),
-		    "--uts: sh (found on PATH) runs in a new UTS namespace; the caller's host name stays %s", host);
+			 strcmp(host, "cli-inner"),
+			 "--uts: sh (found on PATH) runs in a new UTS namespace; the caller's host name stays %s", host);
 
 	st = run((char *[]){ CLI, "-i", "sh", "-c", "readlink /proc/self/ns/ipc; readlink /proc/self/ns/uts", NULL },
 		 out, len);
 	snprintf(uts, sizeof(uts), "ipc:[%lu]", my_ipc);
 	snprintf(other, sizeof(other), "uts:[%lu]", my_uts);
 	ksft_test_result(st == 0 && strstr(out, "ipc:[") && !strstr(out, uts) && strstr(out, other),
-		    "-i is the IPC namespace, and only that");
+			 "-i is the IPC namespace, and only that");
 
 	st = run((char *[]){ CLI, "--uid-table", "sh", "-c", "cat /proc/execns/self", NULL }, out, len);
 	ksft_test_result(st == 0 && atol(out) > 0, "-t/--uid-table starts the program in a new uid table (%ld)", atol(out));
@@ -166,13 +166,13 @@ static void test_namespaces(char *out, size_t len)
 	ok = one_line(out);
 	gethostname(host, sizeof(host) - 1);
 	ksft_test_result(st == 125 && ok && strstr(out, "--uts") && strstr(out, "--uid-table") &&
-		    strcmp(host, "cli-trap") && stat_of("user_allocs") == allocs,
-		    "-u: 125, one line naming --uts and --uid-table, nothing run (%s)", out);
+			 strcmp(host, "cli-trap") && stat_of("user_allocs") == allocs,
+			 "-u: 125, one line naming --uts and --uid-table, nothing run (%s)", out);
 
 	st = run((char *[]){ CLI, "--user", "true", NULL }, out, len);
 	ok = one_line(out);
 	ksft_test_result(st == 125 && ok && strstr(out, "--uid-table"),
-		    "--user: 125 and one line pointing at --uid-table (%s)", out);
+			 "--user: 125 and one line pointing at --uid-table (%s)", out);
 
 	st = run((char *[]){ CLI, "-u", "--seed-compat", "sh", "-c", "cat /proc/execns/self; hostname", NULL },
 		 out, len);
@@ -181,7 +181,7 @@ static void test_namespaces(char *out, size_t len)
 	st = run((char *[]){ CLI, "--map-root-user", "true", NULL }, out, len);
 	ok = one_line(out);
 	ksft_test_result(st == 125 && ok && strstr(out, "does not apply"),
-		    "--map-root-user: 125, does not apply (%s)", out);
+			 "--map-root-user: 125, does not apply (%s)", out);
 }
 
 static void test_errors(char *out, size_t len)
@@ -206,22 +206,22 @@ static void test_errors(char *out, size_t len)
 	st = run_prep((char *[]){ CLI, "--uts", "true", NULL }, PREP_NOBODY, out, len);
 	ok = one_line(out);
 	ksft_test_result(st == 125 && ok && strstr(out, "CAP_SYS_ADMIN"),
-		    "unprivileged --uts: 125 and one line (%s)", out);
+			 "unprivileged --uts: 125 and one line (%s)", out);
 
 	st = run((char *[]){ CLI, "--bogus", "true", NULL }, out, len);
 	ok = one_line(out);
 	ksft_test_result(st == 125 && ok && strstr(out, "unrecognized"),
-		    "an unknown option: 125, getopt's one line (%s)", out);
+			 "an unknown option: 125, getopt's one line (%s)", out);
 
 	st = run((char *[]){ CLI, "--u", "true", NULL }, out, len);
 	ok = one_line(out);
 	ksft_test_result(st == 125 && ok && strstr(out, "ambiguous"),
-		    "an ambiguous option: 125, getopt's detail (%s)", out);
+			 "an ambiguous option: 125, getopt's detail (%s)", out);
 
 	st = run((char *[]){ CLI, "--fork=yes", "true", NULL }, out, len);
 	ok = one_line(out);
 	ksft_test_result(st == 125 && ok && strstr(out, "argument"),
-		    "an unexpected argument: 125, getopt's detail (%s)", out);
+			 "an unexpected argument: 125, getopt's detail (%s)", out);
 
 	st = run((char *[]){ CLI, "-i", "", NULL }, out, len);
 	ok = one_line(out);
@@ -234,7 +234,7 @@ static void test_errors(char *out, size_t len)
 				      "this kernel has no seccomp filters (CONFIG_SECCOMP_FILTER)");
 	else
 		ksft_test_result(st == 125 && ok && strstr(out, "seccomp"),
-			    "ENOSYS under a seccomp filter, module loaded: blamed on seccomp (%s)", out);
+				 "ENOSYS under a seccomp filter, module loaded: blamed on seccomp (%s)", out);
 }
 
 /* -m -t from a process sharing its fs_struct (CLONE_FS): EINVAL, said so. */
@@ -262,8 +262,8 @@ static void test_einval(char *out, size_t len)
 	read_text("/tmp/execns-cli-fs.out", out, len);
 	ok = one_line(out);
 	ksft_test_result(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 125 && ok &&
-		    strstr(out, "CLONE_FS") && !strstr(out, "support"),
-		    "EINVAL with -m -t (shared fs_struct): the real cause, one line (%s)", out);
+			 strstr(out, "CLONE_FS") && !strstr(out, "support"),
+			 "EINVAL with -m -t (shared fs_struct): the real cause, one line (%s)", out);
 }
 
 static void test_path_once(char *out, size_t len)
@@ -276,14 +276,14 @@ static void test_path_once(char *out, size_t len)
 	st = run((char *[]){ CLI, "-t", "-H", "true", NULL }, out, len);
 	after = stat_of("user_allocs");
 	ksft_test_result(st == 0 && after - before == 1,
-		    "PATH with 3 misses: one execns call, one uid table (%ld user_structs)", after - before);
+			 "PATH with 3 misses: one execns call, one uid table (%ld user_structs)", after - before);
 
 	before = after;
 	st = run((char *[]){ CLI, "-t", "-H", "no-such-program-xyz", NULL }, out, len);
 	after = stat_of("user_allocs");
 	run_path = NULL;
 	ksft_test_result(st == 127 && after == before,
-		    "a program on no PATH entry: 127 before any table is made (%ld)", after - before);
+			 "a program on no PATH entry: 127 before any table is made (%ld)", after - before);
 }
 
 static void test_fork(char *out, size_t len)
@@ -335,7 +335,7 @@ static void test_fork(char *out, size_t len)
 			kill(prog, SIGKILL);
 	}
 	ksft_test_result(gone[0] && !gone[1],
-		    "--kill-child=TERM: the program dies with execns (and, without it, lives on)");
+			 "--kill-child=TERM: the program dies with execns (and, without it, lives on)");
 }
 
 static void test_mounts(char *out, size_t len)
@@ -348,7 +348,7 @@ static void test_mounts(char *out, size_t len)
 		 out, len);
 	readlink("/proc/self", self, sizeof(self) - 1);
 	ksft_test_result(st == 0 && atoi(out) > 0 && atoi(out) < 10 && strstr(out, "one") && atoi(self) == getpid(),
-		    "--mount-proc: the new PID namespace's proc inside (self %d), the caller's unchanged", atoi(out));
+			 "--mount-proc: the new PID namespace's proc inside (self %d), the caller's unchanged", atoi(out));
 
 	/* A shared mount in the caller's mount namespace. */
 	mkdir(PROPDIR, 0755);
@@ -363,8 +363,8 @@ static void test_mounts(char *out, size_t len)
 	read_text("/proc/self/mountinfo", host, sizeof(host));
 	mount_tags(host, PROPDIR, tags, sizeof(tags));
 	ksft_test_result(st == 0 && !strstr(in, "shared:") && strstr(tags, "shared:") &&
-		    !strstr(host, PROPDIR "/x "),
-		    "-m: private inside ('%s'), the caller's mount still '%s', nothing propagated back", in, tags);
+			 !strstr(host, PROPDIR "/x "),
+			 "-m: private inside ('%s'), the caller's mount still '%s', nothing propagated back", in, tags);
 
 	st = run((char *[]){ CLI, "-m", "--propagation", "shared", "sh", "-c", "cat /proc/self/mountinfo", NULL },
 		 out, len);
@@ -385,7 +385,7 @@ static void test_creds_time_dirs(char *out, size_t len)
 	st = run((char *[]){ CLI, "-H", "-S", "65534", "-G", "65533", "sh", "-c", "echo $(id -u) $(id -g) $(id -G)", NULL },
 		 out, len);
 	ksft_test_result(st == 0 && !strcmp(out, "65534 65533 65533\n"),
-		    "--setuid/--setgid: uid, gid and no other groups (%.*s)", (int)strcspn(out, "\n"), out);
+			 "--setuid/--setgid: uid, gid and no other groups (%.*s)", (int)strcspn(out, "\n"), out);
 
 	read_text("/proc/uptime", buf, sizeof(buf));
 	up = atof(buf);
@@ -397,14 +397,14 @@ static void test_creds_time_dirs(char *out, size_t len)
 		double in_up = atof(out), in_mono = atof(strchr(out, '\n') ? strchr(out, '\n') + 1 : "");
 
 		ksft_test_result(st == 0 && in_up > up - 6 && in_up < up - 4 + 30 &&
-			    in_mono > mono + 999 && in_mono < mono + 1000 + 30,
-			    "--monotonic 1000 --boottime -5: seen by the program (uptime %.0f -> %.0f, monotonic %.0f -> %.0f)",
-			    up, in_up, mono, in_mono);
+				 in_mono > mono + 999 && in_mono < mono + 1000 + 30,
+				 "--monotonic 1000 --boottime -5: seen by the program (uptime %.0f -> %.0f, monotonic %.0f -> %.0f)",
+				 up, in_up, mono, in_mono);
 	}
 
 	st = run((char *[]){ CLI, "--wd", "/tmp", SELF, "cwd", NULL }, out, len);
 	ksft_test_result(st == 0 && !strcmp(out, "/tmp\n"), "--wd /tmp: the program starts there (%.*s)",
-		    (int)strcspn(out, "\n"), out);
+			 (int)strcspn(out, "\n"), out);
 
 	mkdir(ROOTDIR, 0755);
 	mkdir(ROOTDIR "/sub", 0755);
@@ -412,7 +412,7 @@ static void test_creds_time_dirs(char *out, size_t len)
 	if (!system("cp " SELF " " ROOTDIR "/prog"))
 		st = run((char *[]){ CLI, "--root", ROOTDIR, "--wd", "/sub", "/prog", "cwd", NULL }, out, len);
 	ksft_test_result(st == 0 && !strcmp(out, "/sub\n"),
-		    "--root --wd: the program runs in the new root, in /sub (%.*s)", (int)strcspn(out, "\n"), out);
+			 "--root --wd: the program runs in the new root, in /sub (%.*s)", (int)strcspn(out, "\n"), out);
 }
 
 static void test_which_version(char *out, size_t len)
@@ -422,7 +422,7 @@ static void test_which_version(char *out, size_t len)
 
 	st = run((char *[]){ CLI, "-t", "sh", "-c", "execns --which $$; cat /proc/execns/self", NULL }, out, len);
 	ksft_test_result(st == 0 && atol(out) > 0 && strchr(out, '\n') && atol(out) == atol(strchr(out, '\n') + 1),
-		    "--which PID: the table of a process in a new table (%ld)", atol(out));
+			 "--which PID: the table of a process in a new table (%ld)", atol(out));
 
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	st = run((char *[]){ CLI, "--which", pid, NULL }, out, len);
@@ -437,7 +437,7 @@ static void test_which_version(char *out, size_t len)
 	snprintf(want, sizeof(want), "execns %s\nmodule %s\n", mod, mod);
 	st = run((char *[]){ CLI, "--version", NULL }, out, len);
 	ksft_test_result(st == 0 && *mod && !strcmp(out, want),
-		    "--version: the CLI's and the loaded module's, one version (%s)", mod);
+			 "--version: the CLI's and the loaded module's, one version (%s)", mod);
 }
 
 /* Mode "clock": the monotonic clock's seconds. */

@@ -135,8 +135,8 @@ static void run_fail_case(const struct fail_case *c)
 	if (WIFEXITED(status) && WEXITSTATUS(status) > 90)
 		ksft_print_msg("the test's own setup failed (%d)\n", WEXITSTATUS(status));
 	ksft_test_result(exited_ok(status) && r.ok && r.pid == pid && !strcmp(r.fds, "0,1,2") &&
-		    ns_match(r.ns, caller_ns, then, "the following execns"),
-		    "%s; caller intact and still working", c->name);
+			 ns_match(r.ns, caller_ns, then, "the following execns"),
+			 "%s; caller intact and still working", c->name);
 }
 
 /* --- setups run in the child ------------------------------------------------ */
@@ -283,13 +283,13 @@ static void test_no_leak(void *unmapped, char **one_big)
 		}
 		if (before[k] < 0 || after[k] != before[k]) {
 			ksft_print_msg("%s namespaces: %ld before, %ld after\n", counted[k].name,
-				  before[k], after[k]);
+				       before[k], after[k]);
 			ok = 0;
 		}
 	}
 	ksft_test_result(exited_ok(status) && ok,
-		    "100 failing calls (ENOENT, EFAULT, E2BIG) drop what they prepared: %ld mnt and %ld uts namespaces before and after",
-		    before[0], before[1]);
+			 "100 failing calls (ENOENT, EFAULT, E2BIG) drop what they prepared: %ld mnt and %ld uts namespaces before and after",
+			 before[0], before[1]);
 }
 
 static const struct child_mode modes[] = { CHILD_MODE_REPORT };
@@ -402,7 +402,7 @@ int main(int argc, char **argv)
 
 		st = spawn_report_prep(0, NULL, prep_nobody, NULL, &r, &err, &pid);
 		ksft_test_result(exited_ok(st) && r.ok && r.pid == pid && ns_match(r.ns, caller_ns, 0, "new program"),
-			    "uid 65534 without capabilities, flags 0: a plain execve works (errno %d)", err);
+				 "uid 65534 without capabilities, flags 0: a plain execve works (errno %d)", err);
 	}
 
 	test_no_leak(unmapped, one_big);

@@ -224,7 +224,7 @@ static enum outcome reap(pid_t pid, int nth, int report, int *err)
 	if (pnr && si.si_code == CLD_EXITED && si.si_status == 127)
 		return PAST_PNR;
 	ksft_print_msg("fail-nth %d: %s %d%s\n", nth, si.si_code == CLD_EXITED ? "exit" : "signal",
-		  si.si_status, pnr ? " (in the new program)" : "");
+		       si.si_status, pnr ? " (in the new program)" : "");
 	return WRONG;
 }
 
@@ -285,9 +285,9 @@ static void report(const char *what, const struct tally *t)
 
 	summarise(t, sum, sizeof(sum));
 	ksft_test_result(t->done && !t->wrong,
-		    "%s: allocations 1..%d failed one by one, then the call went through (%s)%s",
-		    what, t->tries - 1, sum,
-		    t->done ? "" : t->late ? "; out of time" : "; never went through");
+			 "%s: allocations 1..%d failed one by one, then the call went through (%s)%s",
+			 what, t->tries - 1, sum,
+			 t->done ? "" : t->late ? "; out of time" : "; never went through");
 }
 
 static void sweep_execns(unsigned long flags, const char *name)
@@ -375,7 +375,7 @@ static void sweep_in_table(const char *self)
 	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
 	    WEXITSTATUS(status) > 1) {
 		ksft_test_result(false, "setuid() inside a uid table: the sweep did not run (status %#x)",
-			    status);
+				 status);
 		return;
 	}
 	/* in_table() printed its result in our output: count it here */
@@ -467,7 +467,7 @@ int main(int argc, char **argv)
 		usleep(100000);
 	}
 	ksft_test_result(tables == 0 && users == 0,
-		    "nothing leaked: tables %ld, module user_structs %ld", tables, users);
+			 "nothing leaked: tables %ld, module user_structs %ld", tables, users);
 	unlink(NEW_PATH);
 	ksft_finished();
 }

@@ -97,11 +97,11 @@ int main(int argc, char **argv)
 	for (nth = 1; nth <= steps; nth++)
 		ksft_test_result(result[nth] == 0, "fallible step %d fails with ENOMEM, caller intact", nth);
 	ksft_test_result(steps >= 4 && steps < MAX_STEPS,
-		    "execns succeeds once past its %d fallible steps", steps);
+			 "execns succeeds once past its %d fallible steps", steps);
 	ksft_test_result(settle("tables") == 0, "no uid table left behind");
 	ksft_test_result(settle("users") == 0, "every user_struct the module allocated was freed (allocs %ld, frees %ld)",
-		    execns_stat("user_allocs"), execns_stat("user_frees"));
+			 execns_stat("user_allocs"), execns_stat("user_frees"));
 	ksft_test_result(settle("ucounts") == 0, "every ucounts the module allocated was freed (allocs %ld, frees %ld)",
-		    execns_stat("ucounts_allocs"), execns_stat("ucounts_frees"));
+			 execns_stat("ucounts_allocs"), execns_stat("ucounts_frees"));
 	ksft_finished();
 }

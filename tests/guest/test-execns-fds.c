@@ -53,10 +53,10 @@ static void test_closed(int flags)
 	read_all(sp.err[0], err_text, sizeof(err_text));
 	close(sp.err[0]);
 	ksft_test_result(exited_ok(st) && r.ok && !strcmp(r.fds, "0,1,2") &&
-		    !strcmp(r.stdin_line, "hello-stdin") && r.stderr_ok &&
-		    !strcmp(err_text, "from-report\n"),
-		    "flags %s: only 0, 1, 2 are open in the new program (%s), and each works (stdin: %s)",
-		    flags_str(flags), r.fds, r.stdin_line);
+			 !strcmp(r.stdin_line, "hello-stdin") && r.stderr_ok &&
+			 !strcmp(err_text, "from-report\n"),
+			 "flags %s: only 0, 1, 2 are open in the new program (%s), and each works (stdin: %s)",
+			 flags_str(flags), r.fds, r.stdin_line);
 }
 
 static void stdin_cloexec(void *arg)
@@ -72,7 +72,7 @@ static void test_stdin_cloexec(void)
 
 	st = spawn_report_prep(CLONE_NEWUTS, NULL, stdin_cloexec, NULL, &r, &err, NULL);
 	ksft_test_result(exited_ok(st) && r.ok && !strcmp(r.fds, "1,2"),
-		    "a close-on-exec descriptor 0 is closed, as by execve (new program has %s)", r.fds);
+			 "a close-on-exec descriptor 0 is closed, as by execve (new program has %s)", r.fds);
 }
 
 #define MARK_FD 50
@@ -143,8 +143,8 @@ static void test_shared_table(void)
 	memset(&r, 0, sizeof(r));
 	parse_report(&r, text, 0);
 	ksft_test_result(exited_ok(status) && r.ok && !strcmp(r.fds, "0,1,2") && !strcmp(answer, "kept"),
-		    "a process sharing the caller's descriptor table keeps its descriptors (%s); the new program has %s",
-		    answer[0] ? answer : "no answer", r.fds);
+			 "a process sharing the caller's descriptor table keeps its descriptors (%s); the new program has %s",
+			 answer[0] ? answer : "no answer", r.fds);
 }
 
 static const struct child_mode modes[] = { CHILD_MODE_REPORT };

@@ -24,11 +24,11 @@ static void test_flags(int flags)
 	if (err)
 		ksft_print_msg("execns(%s) failed: errno %d (%s)\n", flags_str(flags), err, strerror(err));
 	ksft_test_result(exited_ok(st) && r.ok && ns_match(r.ns, caller_ns, flags, "new program") &&
-		    r.pid == pid && !strcmp(r.fds, "0,1,2"),
-		    "flags %s: %s (pid %d, caller %d; fds %s)", flags_str(flags),
-		    flags ? "the new program is in new namespaces of exactly these types, in the same process"
+			 r.pid == pid && !strcmp(r.fds, "0,1,2"),
+			 "flags %s: %s (pid %d, caller %d; fds %s)", flags_str(flags),
+			 flags ? "the new program is in new namespaces of exactly these types, in the same process"
 			  : "a plain execve, no new namespace",
-		    r.pid, pid, r.fds);
+			 r.pid, pid, r.fds);
 }
 
 static void test_hostname(void)
@@ -42,9 +42,9 @@ static void test_hostname(void)
 	st = spawn_report(CLONE_NEWUTS, opts, &r, &err);
 	gethostname(after, sizeof(after) - 1);
 	ksft_test_result(exited_ok(st) && r.ok && !r.sethost_err && !strcmp(r.host, "execns-inner") &&
-		    !strcmp(before, after) && strcmp(after, "execns-inner"),
-		    "CLONE_NEWUTS: the new program sets its host name (%s); the caller's stays %s",
-		    r.host, after);
+			 !strcmp(before, after) && strcmp(after, "execns-inner"),
+			 "CLONE_NEWUTS: the new program sets its host name (%s); the caller's stays %s",
+			 r.host, after);
 }
 
 static void test_pid(void)
@@ -55,9 +55,9 @@ static void test_pid(void)
 
 	st = spawn_report(CLONE_NEWPID, opts, &r, &err);
 	ksft_test_result(exited_ok(st) && r.ok && r.child_pid == 1 && r.child_pid_ns &&
-		    r.child_pid_ns != caller_ns[NS_PID] && r.ns[NS_PID] == caller_ns[NS_PID],
-		    "CLONE_NEWPID: the new program keeps its pid namespace; its first child is pid %d in pid:[%lu]",
-		    r.child_pid, r.child_pid_ns);
+			 r.child_pid_ns != caller_ns[NS_PID] && r.ns[NS_PID] == caller_ns[NS_PID],
+			 "CLONE_NEWPID: the new program keeps its pid namespace; its first child is pid %d in pid:[%lu]",
+			 r.child_pid, r.child_pid_ns);
 }
 
 static void test_time(void)
@@ -68,10 +68,10 @@ static void test_time(void)
 
 	st = spawn_report(CLONE_NEWTIME, opts, &r, &err);
 	ksft_test_result(exited_ok(st) && r.ok && r.child_time_ns &&
-		    r.child_time_ns != caller_ns[NS_TIME] &&
-		    r.child_time_ns == r.ns[NS_TIME_CHILD] && r.ns[NS_TIME] == caller_ns[NS_TIME],
-		    "CLONE_NEWTIME: the new program keeps its time namespace; its child is in time:[%lu]",
-		    r.child_time_ns);
+			 r.child_time_ns != caller_ns[NS_TIME] &&
+			 r.child_time_ns == r.ns[NS_TIME_CHILD] && r.ns[NS_TIME] == caller_ns[NS_TIME],
+			 "CLONE_NEWTIME: the new program keeps its time namespace; its child is in time:[%lu]",
+			 r.child_time_ns);
 }
 
 static void test_mount(void)
@@ -89,13 +89,13 @@ static void test_mount(void)
 	stat("/tmp", &tmp);
 	stat(MNT_DIR, &dir);
 	ksft_print_msg("root mount %llu -> %llu, cwd mount %llu -> %llu, %s device %lu there, %lu here\n",
-		  root.mnt_id, r.root.mnt_id, cwd.mnt_id, r.cwd.mnt_id, MNT_DIR,
-		  r.mount_dev, (unsigned long)dir.st_dev);
+		       root.mnt_id, r.root.mnt_id, cwd.mnt_id, r.cwd.mnt_id, MNT_DIR,
+		       r.mount_dev, (unsigned long)dir.st_dev);
 	ksft_test_result(exited_ok(st) && r.ok &&
-		    r.root.dev == root.dev && r.root.ino == root.ino && r.root.mnt_id != root.mnt_id &&
-		    r.cwd.dev == cwd.dev && r.cwd.ino == cwd.ino && r.cwd.mnt_id != cwd.mnt_id &&
-		    !r.mount_err && r.mount_dev != tmp.st_dev && dir.st_dev == tmp.st_dev,
-		    "CLONE_NEWNS: root and cwd are the copies in the new mount tree; a mount there is not seen by the caller");
+			 r.root.dev == root.dev && r.root.ino == root.ino && r.root.mnt_id != root.mnt_id &&
+			 r.cwd.dev == cwd.dev && r.cwd.ino == cwd.ino && r.cwd.mnt_id != cwd.mnt_id &&
+			 !r.mount_err && r.mount_dev != tmp.st_dev && dir.st_dev == tmp.st_dev,
+			 "CLONE_NEWNS: root and cwd are the copies in the new mount tree; a mount there is not seen by the caller");
 	rmdir(MNT_DIR);
 }
 
@@ -111,9 +111,9 @@ static void test_ipc(void)
 	if (id >= 0)
 		msgctl(id, IPC_RMID, NULL);
 	ksft_test_result(id >= 0 && exited_ok(st_in) && exited_ok(st_out) &&
-		    in.msgq_err == ENOENT && out.ok && out.msgq_err == 0,
-		    "CLONE_NEWIPC: the caller's message queue is not seen (errno %d); without the flag it is (%d)",
-		    in.msgq_err, out.msgq_err);
+			 in.msgq_err == ENOENT && out.ok && out.msgq_err == 0,
+			 "CLONE_NEWIPC: the caller's message queue is not seen (errno %d); without the flag it is (%d)",
+			 in.msgq_err, out.msgq_err);
 }
 
 /*
@@ -129,9 +129,9 @@ static void test_uid_table(void)
 
 	st = spawn_report(CLONE_NEWUSER, NULL, &r, &err);
 	ksft_test_result(exited_ok(st) && r.ok && r.table > 0 && r.table != mine &&
-		    ns_match(r.ns, caller_ns, 0, "new program"),
-		    "CLONE_NEWUSER: a new uid table (%ld, the caller's is %ld), no new kernel namespace (errno %d)",
-		    r.table, mine, err);
+			 ns_match(r.ns, caller_ns, 0, "new program"),
+			 "CLONE_NEWUSER: a new uid table (%ld, the caller's is %ld), no new kernel namespace (errno %d)",
+			 r.table, mine, err);
 }
 
 static void test_args(void)
@@ -142,8 +142,8 @@ static void test_args(void)
 
 	st = spawn_report(NS_ALL, opts, &r, &err);
 	ksft_test_result(exited_ok(st) && r.ok && r.argc == 5 && !strcmp(r.env, "report-env"),
-		    "argv (%d arguments) and envp (%s) reach the new program as given",
-		    r.argc, r.env);
+			 "argv (%d arguments) and envp (%s) reach the new program as given",
+			 r.argc, r.env);
 }
 
 static const struct child_mode modes[] = { CHILD_MODE_REPORT };

@@ -35,8 +35,8 @@ static void test_levels(void)
 	ok = ok && r[0].pid == pid && r[1].pid == pid && r[2].pid == pid;
 	ok = ok && !strcmp(r[2].fds, "0,1,2") && r[0].nest_err == -1 && r[1].nest_err == -1;
 	ksft_test_result(ok, "three levels (%s, then %s, then %s): each changes exactly its namespaces; uts %lu -> %lu -> %lu -> %lu",
-		    flags_str(f[0]), flags_str(f[1]), flags_str(f[2]),
-		    caller_ns[NS_UTS], r[0].ns[NS_UTS], r[1].ns[NS_UTS], r[2].ns[NS_UTS]);
+			 flags_str(f[0]), flags_str(f[1]), flags_str(f[2]),
+			 caller_ns[NS_UTS], r[0].ns[NS_UTS], r[1].ns[NS_UTS], r[2].ns[NS_UTS]);
 }
 
 static void test_second_newpid(void)
@@ -50,12 +50,12 @@ static void test_second_newpid(void)
 	for (size_t i = 0; i < NR_NS; i++)
 		if (r.after[i] != r.ns[i]) {
 			ksft_print_msg("after the failed call: %s %lu -> %lu\n", ns_list[i].name,
-				  r.ns[i], r.after[i]);
+				       r.ns[i], r.after[i]);
 			same = 0;
 		}
 	ksft_test_result(exited_ok(st) && r.ok && r.nest_err == EINVAL && r.has_after && same,
-		    "a second execns(CLONE_NEWPID|...) by the same process is EINVAL (%d) and changes nothing",
-		    r.nest_err);
+			 "a second execns(CLONE_NEWPID|...) by the same process is EINVAL (%d) and changes nothing",
+			 r.nest_err);
 }
 
 static const struct child_mode modes[] = { CHILD_MODE_REPORT };

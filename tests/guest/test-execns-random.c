@@ -229,21 +229,21 @@ int main(int argc, char **argv)
 		} else {
 			bad++;
 			ksft_print_msg("call %ld: flags %#lx path %p argv %p envp %p%s%s: %s %d\n",
-				  calls, c.flags, c.path, c.argv, c.envp, c.nobody ? " nobody" : "",
-				  c.threaded ? " threaded" : "",
-				  WIFSIGNALED(st) ? "signal" : "exit",
-				  WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+				       calls, c.flags, c.path, c.argv, c.envp, c.nobody ? " nobody" : "",
+				       c.threaded ? " threaded" : "",
+				       WIFSIGNALED(st) ? "signal" : "exit",
+				       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 		}
 	}
 	ksft_test_result(calls >= 10, "%ld random calls in %ld s (%ld valid), %ld execs, %ld refused, %ld killed on purpose",
-		    calls, secs, valid, execs, refused, killed);
+			 calls, secs, valid, execs, refused, killed);
 	ksft_test_result(!bad, "no caller died of anything but the kill it was sent, every refusal a documented errno, every valid call exec'd (%ld bad)",
-		    bad);
+			 bad);
 	ksft_test_result(execs > 0 && refused > 0, "both outcomes were seen (%ld execs, %ld refusals)", execs, refused);
 	for (int i = 0; i < 300 && (stat_of("tables") || stat_of("users") || stat_of("ucounts")); i++)
 		usleep(100000);
 	ksft_test_result(!stat_of("tables") && !stat_of("users") && !stat_of("ucounts"),
-		    "nothing left behind: tables %ld, users %ld, ucounts %ld",
-		    stat_of("tables"), stat_of("users"), stat_of("ucounts"));
+			 "nothing left behind: tables %ld, users %ld, ucounts %ld",
+			 stat_of("tables"), stat_of("users"), stat_of("ucounts"));
 	ksft_finished();
 }

@@ -83,11 +83,11 @@ int main(int argc, char **argv)
 	ksft_set_plan(2);
 	st = spawn_report_prep(others, NULL, refused, NULL, &r, &err, NULL);
 	ksft_test_result(exited_ok(st) && r.ok && ns_match(r.ns, ns, others, "new program"),
-		    "fs_struct shared with a live clone(CLONE_FS) child: CLONE_NEWNS is EINVAL, caller intact; %s still works",
-		    flags_str(others));
+			 "fs_struct shared with a live clone(CLONE_FS) child: CLONE_NEWNS is EINVAL, caller intact; %s still works",
+			 flags_str(others));
 
 	st = spawn_report_prep(NS_PREPARED, NULL, sharer_gone, NULL, &r, &err, NULL);
 	ksft_test_result(exited_ok(st) && r.ok && ns_match(r.ns, ns, NS_PREPARED, "new program"),
-		    "once that child has exited, CLONE_NEWNS works again (errno %d)", err);
+			 "once that child has exited, CLONE_NEWNS works again (errno %d)", err);
 	ksft_finished();
 }

@@ -83,8 +83,8 @@ static void refused(const char *params, const char *line)
 	int ret = load(params), err = errno;
 
 	ksft_test_result(ret == -1 && err == EBUSY && logged(line),
-		    "insmod %s is refused with EBUSY and \"%s...\" (ret %d, errno %d)",
-		    params, line, ret, ret ? err : 0);
+			 "insmod %s is refused with EBUSY and \"%s...\" (ret %d, errno %d)",
+			 params, line, ret, ret ? err : 0);
 	if (!ret)
 		unload();
 }
@@ -121,16 +121,16 @@ int main(void)
 	ret = syscall(MINE, 0L, "/no/such/program", NULL, NULL);
 	err = errno;
 	ksft_test_result(ret == -1 && err == ENOENT,
-		    "this ABI's number %d is execns (ENOENT for a missing program; errno %d)", MINE, err);
+			 "this ABI's number %d is execns (ENOENT for a missing program; errno %d)", MINE, err);
 	ret = syscall(OTHER, 0L, "/no/such/program", NULL, NULL);
 	err = errno;
 	ksft_test_result(ret == -1 && err == ENOSYS,
-		    "the other ABI's number %d is ENOSYS here (errno %d)", OTHER, err);
+			 "the other ABI's number %d is ENOSYS here (errno %d)", OTHER, err);
 
 	unload();
 	snprintf(own, sizeof(own), "%s", params);
 	ret = load(own);
 	ksft_test_result(!ret && access(NR_FILE, R_OK) == 0,
-		    "loaded again with the runner's parameters \"%s\" (errno %d)", own, ret ? errno : 0);
+			 "loaded again with the runner's parameters \"%s\" (errno %d)", own, ret ? errno : 0);
 	ksft_finished();
 }

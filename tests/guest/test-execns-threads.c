@@ -101,9 +101,9 @@ static void test_mode(enum mode m, const char *what)
 	ns_all(ns);
 	st = spawn_report_prep(FLAGS, NULL, prep, &m, &r, &err, &pid);
 	ksft_test_result(exited_ok(st) && r.ok && r.threads == 1 && r.pid == pid &&
-		    !strcmp(r.fds, "0,1,2") && ns_match(r.ns, ns, FLAGS, "new program"),
-		    "%s: the new program has 1 thread (%d), pid %d (%d), new namespaces",
-		    what, r.threads, r.pid, pid);
+			 !strcmp(r.fds, "0,1,2") && ns_match(r.ns, ns, FLAGS, "new program"),
+			 "%s: the new program has 1 thread (%d), pid %d (%d), new namespaces",
+			 what, r.threads, r.pid, pid);
 }
 
 static const struct child_mode modes[] = { CHILD_MODE_REPORT };

@@ -196,8 +196,8 @@ static int offset_by(const char *r, long long mono0, long long boot0, long long 
 static void show(const char *what, const char *r)
 {
 	ksft_print_msg("%s: time %lld time_for_children %lld (before the exec %lld, %lld); monotonic vdso %lld sys %lld\n",
-		  what, key(r, "time"), key(r, "time_child"), key(r, "pre_time"),
-		  key(r, "pre_child"), key(r, "mono_vdso"), key(r, "mono_sys"));
+		       what, key(r, "time"), key(r, "time_child"), key(r, "pre_time"),
+		       key(r, "pre_child"), key(r, "mono_vdso"), key(r, "mono_sys"));
 }
 
 static int mode_clocks(int argc, char **argv)
@@ -241,45 +241,45 @@ int main(int argc, char **argv)
 		 key(ref, "time") != key(ref, "pre_time");
 	show("execve", ref);
 	ksft_print_msg("this kernel's execve %s the pending time namespace\n",
-		  enters ? "enters" : "does not enter");
+		       enters ? "enters" : "does not enter");
 	off = enters ? DAY * NSEC : 0;
 
 	st = run(true, EXECNS, CLONE_NEWUTS, got, sizeof(got));
 	show("execns(CLONE_NEWUTS)", got);
 	ksft_test_result(exited_ok(st) && agree(got),
-		    "pending time ns: the program's vDSO and syscall clocks agree");
+			 "pending time ns: the program's vDSO and syscall clocks agree");
 	ksft_test_result(exited_ok(st) && key(got, "time") > 0 &&
-		    key(got, "time") == (enters ? key(got, "pre_child") : key(got, "pre_time")),
-		    "pending time ns: the program's time ns is the one execve gives (%s)",
-		    enters ? "time_for_children" : "the caller's own");
+			 key(got, "time") == (enters ? key(got, "pre_child") : key(got, "pre_time")),
+			 "pending time ns: the program's time ns is the one execve gives (%s)",
+			 enters ? "time_for_children" : "the caller's own");
 	ksft_test_result(exited_ok(st) && offset_by(got, mono0, boot0, off),
-		    "pending time ns: monotonic and boottime are offset by %lld s, as after execve",
-		    off / NSEC);
+			 "pending time ns: monotonic and boottime are offset by %lld s, as after execve",
+			 off / NSEC);
 	ksft_test_result(exited_ok(st) && key(got, "time_child") == key(got, "pre_child"),
-		    "pending time ns: the program's time_for_children is the caller's");
+			 "pending time ns: the program's time_for_children is the caller's");
 
 	st = run(false, EXECNS, CLONE_NEWTIME, got, sizeof(got));
 	show("plain caller, execns(CLONE_NEWTIME)", got);
 	ksft_test_result(exited_ok(st) && agree(got) && offset_by(got, mono0, boot0, 0) &&
-		    key(got, "time") == (long long)time0 &&
-		    key(got, "time_child") > 0 && key(got, "time_child") != (long long)child0,
-		    "execns(CLONE_NEWTIME): the program keeps its time ns, its children get a new one");
+			 key(got, "time") == (long long)time0 &&
+			 key(got, "time_child") > 0 && key(got, "time_child") != (long long)child0,
+			 "execns(CLONE_NEWTIME): the program keeps its time ns, its children get a new one");
 
 	st = run(true, EXECNS, CLONE_NEWTIME, both, sizeof(both));
 	show("pending time ns, execns(CLONE_NEWTIME)", both);
 	ksft_test_result(exited_ok(st) && agree(both) && offset_by(both, mono0, boot0, off) &&
-		    key(both, "time") == (enters ? key(both, "pre_child") : key(both, "pre_time")) &&
-		    key(both, "time_child") > 0 &&
-		    key(both, "time_child") != key(both, "pre_child") &&
-		    key(both, "time_child") != key(both, "pre_time"),
-		    "pending time ns + CLONE_NEWTIME: the program enters what execve gives, its children a new one");
+			 key(both, "time") == (enters ? key(both, "pre_child") : key(both, "pre_time")) &&
+			 key(both, "time_child") > 0 &&
+			 key(both, "time_child") != key(both, "pre_child") &&
+			 key(both, "time_child") != key(both, "pre_time"),
+			 "pending time ns + CLONE_NEWTIME: the program enters what execve gives, its children a new one");
 
 	st = run(true, EXECNS_MISSING, CLONE_NEWUTS, fail, sizeof(fail));
 	show("failing execns", fail);
 	ksft_test_result(exited_ok(st) && key(fail, "execns") == -1 && key(fail, "errno") == ENOENT &&
-		    key(fail, "time") == key(fail, "pre_time") &&
-		    key(fail, "time_child") == key(fail, "pre_child") &&
-		    agree(fail) && offset_by(fail, mono0, boot0, 0),
-		    "a failing execns (ENOENT) leaves the pending time ns and the clocks as they were");
+			 key(fail, "time") == key(fail, "pre_time") &&
+			 key(fail, "time_child") == key(fail, "pre_child") &&
+			 agree(fail) && offset_by(fail, mono0, boot0, 0),
+			 "a failing execns (ENOENT) leaves the pending time ns and the clocks as they were");
 	ksft_finished();
 }

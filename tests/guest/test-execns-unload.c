@@ -116,11 +116,11 @@ static void kill_while_held(long base)
 	for (int i = 0; i < 300 && (execns_stat("tables") || execns_stat("users")); i++)
 		usleep(100000);
 	ksft_test_result(!strncmp(line, "blocked", 7) && tables == 1 && WIFSIGNALED(status) &&
-		    WTERMSIG(status) == SIGKILL,
-		    "a held execns(CLONE_NEWUSER|NS|UTS|NET), its table prepared (%ld), dies by SIGKILL", tables);
+			 WTERMSIG(status) == SIGKILL,
+			 "a held execns(CLONE_NEWUSER|NS|UTS|NET), its table prepared (%ld), dies by SIGKILL", tables);
 	ksft_test_result(read_long(REFCNT) == base && execns_stat("tables") == 0 && execns_stat("users") == 0,
-		    "and leaves nothing: refcnt %ld (was %ld), %ld tables, %ld user_structs",
-		    read_long(REFCNT), base, execns_stat("tables"), execns_stat("users"));
+			 "and leaves nothing: refcnt %ld (was %ld), %ld tables, %ld user_structs",
+			 read_long(REFCNT), base, execns_stat("tables"), execns_stat("users"));
 	close(ctl[0]);
 	close(go[1]);
 }
@@ -185,14 +185,14 @@ int main(int argc, char **argv)
 	during = read_long(REFCNT);
 	ksft_print_msg("child: %s\n", strtok(line, "\n") ? line : "(nothing)");
 	ksft_test_result(!strncmp(line, "blocked", 7) && first_field == execns_nr() && during == base + 1,
-		    "a call held inside execns (in syscall %d) holds a module reference: refcnt %ld -> %ld",
-		    first_field, base, during);
+			 "a call held inside execns (in syscall %d) holds a module reference: refcnt %ld -> %ld",
+			 first_field, base, during);
 
 	ret = syscall(SYS_delete_module, "execns", O_NONBLOCK);
 	e = errno;
 	ksft_test_result(ret == -1 && (e == EWOULDBLOCK || e == EBUSY) && !access(REFCNT, F_OK),
-		    "delete_module(\"execns\", O_NONBLOCK) fails meanwhile (%ld, errno %d: %s) and the module stays",
-		    ret, e, strerror(e));
+			 "delete_module(\"execns\", O_NONBLOCK) fails meanwhile (%ld, errno %d: %s) and the module stays",
+			 ret, e, strerror(e));
 
 	if (write(go[1], "g", 1) != 1)
 		ksft_print_msg("cannot wake the fault handler\n");
@@ -201,8 +201,8 @@ int main(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	parse_report(&r, text, 0);
 	ksft_test_result(exited_ok(status) && r.ok && r.pid == pid && r.ns[NS_UTS] && r.ns[NS_UTS] != uts,
-		    "once the page is there the call completes: pid %d runs the new program in uts:[%lu]",
-		    r.pid, r.ns[NS_UTS]);
+			 "once the page is there the call completes: pid %d runs the new program in uts:[%lu]",
+			 r.pid, r.ns[NS_UTS]);
 
 	after = read_long(REFCNT);
 	ksft_test_result(after == base, "the reference is dropped when the call has returned (refcnt %ld)", after);

@@ -201,33 +201,33 @@ int main(int argc, char **argv)
 	live = live_users();
 
 	ksft_test_result(WIFEXITED(st1) && !WEXITSTATUS(st1) && t1 > 0 && t2 > t1,
-		    "workloads ran in tables %ld and %ld", t1, t2);
+			 "workloads ran in tables %ld and %ld", t1, t2);
 	ksft_test_result(count("execns_call", "pid=") >= 2 &&
-		    count("execns_call", "") == count("execns_call", "pid=") &&
-		    strstr(trace, "flags=CLONE_NEWUSER filename=/proc/self/exe") &&
-		    count("execns_return", "") >= 2 && strstr(trace, " result=0 duration_ns="),
-		    "execns_call shows flags by name and the filename, execns_return the result");
+			 count("execns_call", "") == count("execns_call", "pid=") &&
+			 strstr(trace, "flags=CLONE_NEWUSER filename=/proc/self/exe") &&
+			 count("execns_return", "") >= 2 && strstr(trace, " result=0 duration_ns="),
+			 "execns_call shows flags by name and the filename, execns_return the result");
 	ksft_test_result(count_table("table_create", t1) == 1 && count_table("table_destroy", t1) == 1,
-		    "table_create and table_destroy once for table %ld (parent 0)", t1);
+			 "table_create and table_destroy once for table %ld (parent 0)", t1);
 	ok = 1;
 	for (size_t i = 0; i < 3; i++)
 		ok &= count_uid("uid_alloc", uids[i], t1) == 1 &&
 		      count_uid("uid_free", uids[i], t1) == 1;
 	ksft_test_result(ok, "uids 0, 1000, 1001: one uid_alloc and one uid_free each in table %ld", t1);
 	ksft_test_result(count("uid_free", "") == 3 && every_line("uid_free", " refs=0 ") &&
-		    every_line("uid_alloc", " refs=1 "),
-		    "uid_alloc shows one reference, uid_free none");
+			 every_line("uid_alloc", " refs=1 "),
+			 "uid_alloc shows one reference, uid_free none");
 	ksft_test_result(count_uid("uid_find", 4242, t1) == 1 && strstr(trace, "uid=4242") &&
-		    strstr(trace, "found=0"),
-		    "getpriority(PRIO_USER, 4242) in table %ld: one uid_find, nothing found", t1);
+			 strstr(trace, "found=0"),
+			 "getpriority(PRIO_USER, 4242) in table %ld: one uid_find, nothing found", t1);
 	ksft_test_result(count_table("table_create", t2) == 1 && count_uid("uid_alloc", 0, t2) == 1 &&
-		    !count_table("table_destroy", t2) && !count_uid("uid_free", 0, t2),
-		    "the holding table %ld: created, its uid 0 allocated, nothing freed", t2);
+			 !count_table("table_destroy", t2) && !count_uid("uid_free", 0, t2),
+			 "the holding table %ld: created, its uid 0 allocated, nothing freed", t2);
 	allocs = count("uid_alloc", "");
 	frees = count("uid_free", "");
 	ksft_test_result(allocs - frees == live && live == 1,
-		    "allocs (%ld) - frees (%ld) = live user_structs in /proc/execns/tables (%d)",
-		    allocs, frees, live);
+			 "allocs (%ld) - frees (%ld) = live user_structs in /proc/execns/tables (%d)",
+			 allocs, frees, live);
 
 	/* The held table ends when its last process does. */
 	write_knob(T "trace", "");
@@ -241,8 +241,8 @@ int main(int argc, char **argv)
 	read_all(fd, trace + strlen(trace), sizeof(trace) - strlen(trace));
 	close(fd);
 	ksft_test_result(count_table("table_destroy", t2) == 1 && count_uid("uid_free", 0, t2) == 1 &&
-		    live_users() == 0,
-		    "table %ld: uid 0 freed and table destroyed after its process exits", t2);
+			 live_users() == 0,
+			 "table %ld: uid 0 freed and table destroyed after its process exits", t2);
 	if (ksft_get_fail_cnt())
 		printf("%s", trace);
 	ksft_finished();

@@ -136,7 +136,7 @@ int main(int argc, char **argv)
 		write_file("/tmp/execns-hold.pid", s, 0644);
 		ksft_print_msg("held table %ld uids 0 3000\n", t);
 		ksft_test_result(t > 0 && execns_stat("users") == 2,
-			    "table %ld held by process group %d", t, pid);
+				 "table %ld held by process group %d", t, pid);
 	}
 	ksft_finished();
 }

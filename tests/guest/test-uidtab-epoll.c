@@ -124,49 +124,49 @@ int main(int argc, char **argv)
 
 	ut_run(try_all, NULL, &o);
 	ksft_test_result(ut_exited_ok(&o) && is_full_budget(&o),
-		    "initial table: uid 1000 alone adds 16 watches, the 17th is ENOSPC (added %ld, errno %ld)",
-		    ut_val(&o, "added"), ut_val(&o, "err"));
+			 "initial table: uid 1000 alone adds 16 watches, the 17th is ENOSPC (added %ld, errno %ld)",
+			 ut_val(&o, "added"), ut_val(&o, "err"));
 
 	a = ut_hold(UT_UID, hold_limit, NULL);
 	ksft_test_result(a > 0, "process A (uid 1000, initial table) holds 16 watches");
 
 	ut_run(try_one, NULL, &o);
 	ksft_test_result(is_enospc_at_once(&o),
-		    "process B (uid 1000, initial table): first EPOLL_CTL_ADD is ENOSPC (added %ld, errno %ld)",
-		    ut_val(&o, "added"), ut_val(&o, "err"));
+			 "process B (uid 1000, initial table): first EPOLL_CTL_ADD is ENOSPC (added %ld, errno %ld)",
+			 ut_val(&o, "added"), ut_val(&o, "err"));
 
 	/* A table whose uid 1000 keeps its 16 watches while the rest runs. */
 	ut_spawn(CLONE_NEWUSER, "epoll-hold", NULL, 0, &t1);
 	held = t1.pid;
 	self1 = ut_val(&t1, "self");
 	ksft_test_result(self1 > 0 && ut_val(&t1, "self_uid") == self1,
-		    "execns(CLONE_NEWUSER) as root: the program runs in table %ld, and stays there after setresuid(1000) (%ld)",
-		    self1, ut_val(&t1, "self_uid"));
+			 "execns(CLONE_NEWUSER) as root: the program runs in table %ld, and stays there after setresuid(1000) (%ld)",
+			 self1, ut_val(&t1, "self_uid"));
 	ksft_test_result(is_full_budget(&t1),
-		    "uid 1000 in the table: 16 adds succeed, the 17th is ENOSPC, while A holds 16 (added %ld, errno %ld)",
-		    ut_val(&t1, "added"), ut_val(&t1, "err"));
+			 "uid 1000 in the table: 16 adds succeed, the 17th is ENOSPC, while A holds 16 (added %ld, errno %ld)",
+			 ut_val(&t1, "added"), ut_val(&t1, "err"));
 	ksft_test_result(ut_val(&t1, "fork_added") == 0 && ut_val(&t1, "fork_err") == ENOSPC,
-		    "a uid-1000 process forked in that table shares its budget: first add ENOSPC (added %ld, errno %ld)",
-		    ut_val(&t1, "fork_added"), ut_val(&t1, "fork_err"));
+			 "a uid-1000 process forked in that table shares its budget: first add ENOSPC (added %ld, errno %ld)",
+			 ut_val(&t1, "fork_added"), ut_val(&t1, "fork_err"));
 
 	ut_in_table("epoll", NULL, &t2);
 	ksft_test_result(ut_val(&t2, "self") > 0 && ut_val(&t2, "self") != self1 &&
-		    ut_exited_ok(&t2) && is_full_budget(&t2),
-		    "uid 1000 in a second table (%ld) has 16 more while A and table %ld hold theirs (added %ld, errno %ld)",
-		    ut_val(&t2, "self"), self1, ut_val(&t2, "added"), ut_val(&t2, "err"));
+			 ut_exited_ok(&t2) && is_full_budget(&t2),
+			 "uid 1000 in a second table (%ld) has 16 more while A and table %ld hold theirs (added %ld, errno %ld)",
+			 ut_val(&t2, "self"), self1, ut_val(&t2, "added"), ut_val(&t2, "err"));
 
 	ut_run(try_one, NULL, &o);
 	ksft_test_result(is_enospc_at_once(&o),
-		    "the tables' watches are not the initial table's: uid 1000 there is still at ENOSPC (added %ld, errno %ld)",
-		    ut_val(&o, "added"), ut_val(&o, "err"));
+			 "the tables' watches are not the initial table's: uid 1000 there is still at ENOSPC (added %ld, errno %ld)",
+			 ut_val(&o, "added"), ut_val(&o, "err"));
 
 	ut_kill(held);
 	ut_kill(a);
 	/* A's watches go with its descriptors, before waitpid() returns. */
 	ut_run(try_all, NULL, &o);
 	ksft_test_result(ut_exited_ok(&o) && is_full_budget(&o),
-		    "once A is gone, uid 1000 in the initial table has its 16 again (added %ld, errno %ld)",
-		    ut_val(&o, "added"), ut_val(&o, "err"));
+			 "once A is gone, uid 1000 in the initial table has its 16 again (added %ld, errno %ld)",
+			 ut_val(&o, "added"), ut_val(&o, "err"));
 
 	write_knob(WATCHES, old);
 	{
@@ -177,11 +177,11 @@ int main(int argc, char **argv)
 	}
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_test_result(tables0 >= 0 && left == tables0,
-		    "the tables are gone with their processes (%d left, %d before)", left, tables0);
+			 "the tables are gone with their processes (%d left, %d before)", left, tables0);
 	ut_in_table("report", NULL, &o);
 	ksft_test_result(ut_val(&o, "self") > ut_val(&t2, "self") && ut_val(&t2, "self") > self1,
-		    "table ids increase: %ld, %ld, then %ld", self1, ut_val(&t2, "self"),
-		    ut_val(&o, "self"));
+			 "table ids increase: %ld, %ld, then %ld", self1, ut_val(&t2, "self"),
+			 ut_val(&o, "self"));
 	ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_finished();
 }

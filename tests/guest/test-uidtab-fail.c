@@ -123,9 +123,9 @@ static void check(const struct ut_out *o, const char *where)
 		snprintf(k2, sizeof(k2), "%s_err", failures[i].name);
 		snprintf(k3, sizeof(k3), "%s_same", failures[i].name);
 		ksft_test_result(ut_val(o, k1) == -1 && ut_val(o, k2) == failures[i].err && ut_val(o, k3) == 1,
-			    "%s: %s (errno %ld, want %d); same table, no new table or user after: %s",
-			    where, failures[i].name, ut_val(o, k2), failures[i].err,
-			    ut_val(o, k3) == 1 ? "yes" : "no");
+				 "%s: %s (errno %ld, want %d); same table, no new table or user after: %s",
+				 where, failures[i].name, ut_val(o, k2), failures[i].err,
+				 ut_val(o, k3) == 1 ? "yes" : "no");
 	}
 }
 
@@ -150,29 +150,29 @@ int main(int argc, char **argv)
 	ut_start(2 * NR_FAILURES + 4);
 	tables0 = ut_ntables();
 	ksft_test_result(!make_file(NOEXEC_FILE, "#!/bin/sh\nexit 0\n", 0644) &&
-		    !make_file(JUNK_FILE, "\x01\x02\x03 not a program\n", 0755),
-		    "a script without execute permission and an executable file of no known format");
+			 !make_file(JUNK_FILE, "\x01\x02\x03 not a program\n", 0755),
+			 "a script without execute permission and an executable file of no known format");
 
 	ut_run(fail_all, NULL, &o);
 	check(&o, "initial table");
 	ksft_test_result(ut_val(&o, "before_entering") == 0 && ut_val(&o, "self") > 0 &&
-		    ut_val(&o, "parent") == 0 && ut_val(&o, "uid0") > 0,
-		    "after those failures the same process enters table %ld (from %ld; errno %ld)",
-		    ut_val(&o, "self"), ut_val(&o, "before_entering"),
-		    ut_val(&o, "enter_err") == UT_NONE ? 0 : ut_val(&o, "enter_err"));
+			 ut_val(&o, "parent") == 0 && ut_val(&o, "uid0") > 0,
+			 "after those failures the same process enters table %ld (from %ld; errno %ld)",
+			 ut_val(&o, "self"), ut_val(&o, "before_entering"),
+			 ut_val(&o, "enter_err") == UT_NONE ? 0 : ut_val(&o, "enter_err"));
 
 	ut_wait_tables(tables0, UT_RCU_SECS);	/* the last one ends after RCU */
 	ut_in_table("fail", NULL, &o);
 	t = ut_val(&o, "table");
 	check(&o, "inside a table");
 	ksft_test_result(t > 0 && ut_val(&o, "before_entering") == t && ut_val(&o, "self") > t &&
-		    ut_val(&o, "parent") == t,
-		    "after those failures, execns(CLONE_NEWUSER) from table %ld makes table %ld (parent %ld)",
-		    t, ut_val(&o, "self"), ut_val(&o, "parent"));
+			 ut_val(&o, "parent") == t,
+			 "after those failures, execns(CLONE_NEWUSER) from table %ld makes table %ld (parent %ld)",
+			 t, ut_val(&o, "self"), ut_val(&o, "parent"));
 
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_test_result(tables0 >= 0 && left == tables0,
-		    "the tables are gone with their processes (%d left, %d before)", left, tables0);
+			 "the tables are gone with their processes (%d left, %d before)", left, tables0);
 	unlink(NOEXEC_FILE);
 	unlink(JUNK_FILE);
 	ksft_finished();

@@ -90,14 +90,14 @@ int main(int argc, char **argv)
 	}
 	member = ut_sleeper(&table);
 	ksft_test_result(member > 0 && table > 0 && hooks_armed() == 1,
-		    "a member sleeps in table %ld, the uid hooks are armed (%d)", table, hooks_armed());
+			 "a member sleeps in table %ld, the uid hooks are armed (%d)", table, hooks_armed());
 
 	ret = write_knob(FTRACE_ENABLED, "0");
 	err = errno;
 	read_line(FTRACE_ENABLED, v, sizeof(v));
 	ksft_test_result(ret && (err == EBUSY || err == EOPNOTSUPP) && !strcmp(v, "1"),
-		    "kernel.ftrace_enabled=0 is refused while the hooks are armed (errno %d, still %s)",
-		    ret ? err : 0, v);
+			 "kernel.ftrace_enabled=0 is refused while the hooks are armed (errno %d, still %s)",
+			 ret ? err : 0, v);
 	if (!ret)
 		write_knob(FTRACE_ENABLED, "1");
 
@@ -105,15 +105,15 @@ int main(int argc, char **argv)
 	ksft_test_result(!ret, "kprobes disabled through %s", KPROBES_ENABLED);
 	ut_spawn(CLONE_NEWUSER, "report", NULL, 1, &o);
 	ksft_test_result(ut_val(&o, "execns_errno") == ENOSYS && ut_self() == 0,
-		    "with kprobes off, execns(CLONE_NEWUSER) is ENOSYS (the slot is a kprobe) and the caller is where it was (errno %ld)",
-		    ut_val(&o, "execns_errno"));
+			 "with kprobes off, execns(CLONE_NEWUSER) is ENOSYS (the slot is a kprobe) and the caller is where it was (errno %ld)",
+			 ut_val(&o, "execns_errno"));
 
 	ut_kill(member);
 	left = ut_wait_tables(0, UT_RCU_SECS);
 	users = wait_users_gone(UT_RCU_SECS);
 	ksft_test_result(left == 0 && users == 0,
-		    "the member exits with kprobes off: its table and user_structs go back to the module (tables %d, users %ld)",
-		    left, users);
+			 "the member exits with kprobes off: its table and user_structs go back to the module (tables %d, users %ld)",
+			 left, users);
 	armed = wait_disarmed(UT_RCU_SECS);
 	ksft_test_result(armed == 0, "with no table left the uid hooks are disarmed (%d)", armed);
 
@@ -129,17 +129,17 @@ int main(int argc, char **argv)
 	} else {
 		ut_spawn(CLONE_NEWUSER, "report", NULL, 1, &o);
 		ksft_test_result(!ret && ut_val(&o, "execns_errno") == EBUSY && ut_self() == 0 &&
-			    ut_ntables() == 0,
-			    "with no table, ftrace_enabled=0 is accepted, and then a new table is EBUSY, the caller where it was (write errno %d, execns errno %ld)",
-			    ret ? err : 0, ut_val(&o, "execns_errno"));
+				 ut_ntables() == 0,
+				 "with no table, ftrace_enabled=0 is accepted, and then a new table is EBUSY, the caller where it was (write errno %d, execns errno %ld)",
+				 ret ? err : 0, ut_val(&o, "execns_errno"));
 	}
 	write_knob(FTRACE_ENABLED, "1");
 
 	ut_in_table("report", NULL, &o);
 	ksft_test_result(ut_val(&o, "self") > 0 && execns_stat("hook_arms") > arms &&
-		    ut_wait_tables(0, UT_RCU_SECS) == 0,
-		    "with everything on, execns(CLONE_NEWUSER) makes a table again (%ld), arming the hooks again (%ld > %ld)",
-		    ut_val(&o, "self"), execns_stat("hook_arms"), arms);
+			 ut_wait_tables(0, UT_RCU_SECS) == 0,
+			 "with everything on, execns(CLONE_NEWUSER) makes a table again (%ld), arming the hooks again (%ld > %ld)",
+			 ut_val(&o, "self"), execns_stat("hook_arms"), arms);
 	write_knob(KPROBES_ENABLED, "1");
 	ksft_finished();
 }

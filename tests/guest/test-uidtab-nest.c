@@ -140,33 +140,33 @@ int main(int argc, char **argv)
 	l2 = ut_val(&o, "l2_self");
 	l3 = ut_val(&o, "l3_self");
 	ksft_test_result(l1 > 0 && ut_val(&o, "l1_parent") == 0,
-		    "level 1: table %ld, parent %ld (the initial table)", l1, ut_val(&o, "l1_parent"));
+			 "level 1: table %ld, parent %ld (the initial table)", l1, ut_val(&o, "l1_parent"));
 	ksft_test_result(l2 > 0 && l2 != l1 && ut_val(&o, "l2_parent") == l1,
-		    "level 2: execns(CLONE_NEWUSER) in table %ld makes table %ld, parent %ld",
-		    l1, l2, ut_val(&o, "l2_parent"));
+			 "level 2: execns(CLONE_NEWUSER) in table %ld makes table %ld, parent %ld",
+			 l1, l2, ut_val(&o, "l2_parent"));
 	ksft_test_result(l3 > 0 && l3 != l2 && l3 != l1 && ut_val(&o, "l3_parent") == l2,
-		    "level 3: from table %ld, table %ld, parent %ld", l2, l3, ut_val(&o, "l3_parent"));
+			 "level 3: from table %ld, table %ld, parent %ld", l2, l3, ut_val(&o, "l3_parent"));
 	ksft_test_result(ut_val(&o, "l1_listed") == 1 && ut_val(&o, "l1_lparent") == 0,
-		    "table %ld is still listed (parent %ld) while a process of it lives",
-		    l1, ut_val(&o, "l1_lparent"));
+			 "table %ld is still listed (parent %ld) while a process of it lives",
+			 l1, ut_val(&o, "l1_lparent"));
 	ksft_test_result(ut_exited_ok(&o) && l1 < l2 && l2 < l3,
-		    "ids increase with each level: %ld < %ld < %ld", l1, l2, l3);
+			 "ids increase with each level: %ld < %ld < %ld", l1, l2, l3);
 
 	ut_in_table("siblings", NULL, &s);
 	outer = ut_val(&s, "outer_self");
 	s1 = ut_val(&s, "sib1_self");
 	s2 = ut_val(&s, "sib2_self");
 	ksft_test_result(outer > 0 && s1 > 0 && s2 > 0 && s1 != s2 && s1 != outer && s2 != outer &&
-		    ut_val(&s, "sib1_parent") == outer && ut_val(&s, "sib2_parent") == outer,
-		    "two calls from table %ld make two tables, %ld and %ld, both its children (%ld, %ld)",
-		    outer, s1, s2, ut_val(&s, "sib1_parent"), ut_val(&s, "sib2_parent"));
+			 ut_val(&s, "sib1_parent") == outer && ut_val(&s, "sib2_parent") == outer,
+			 "two calls from table %ld make two tables, %ld and %ld, both its children (%ld, %ld)",
+			 outer, s1, s2, ut_val(&s, "sib1_parent"), ut_val(&s, "sib2_parent"));
 
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_test_result(tables0 >= 0 && left == tables0,
-		    "the tables are gone with their processes (%d left, %d before)", left, tables0);
+			 "the tables are gone with their processes (%d left, %d before)", left, tables0);
 	ut_in_table("report", NULL, &r);
 	ksft_test_result(ut_val(&r, "self") > s2 && ut_val(&r, "self") > s1 && ut_val(&r, "self") > l3,
-		    "a table made after those are gone has a new id (%ld)", ut_val(&r, "self"));
+			 "a table made after those are gone has a new id (%ld)", ut_val(&r, "self"));
 	ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_finished();
 }

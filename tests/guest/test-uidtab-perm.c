@@ -151,14 +151,14 @@ static void refused(int (*fn)(void *), const char *who)
 
 	ut_run(fn, NULL, &o);
 	ksft_test_result(ut_exited_ok(&o) && ut_val(&o, "sysadmin") == 0 && ut_val(&o, "ret") == -1 &&
-		    ut_val(&o, "err") == EPERM && ut_val(&o, "alive") == 1,
-		    "%s: execns(CLONE_NEWUSER) is EPERM (ret %ld, errno %ld)",
-		    who, ut_val(&o, "ret"), ut_val(&o, "err"));
+			 ut_val(&o, "err") == EPERM && ut_val(&o, "alive") == 1,
+			 "%s: execns(CLONE_NEWUSER) is EPERM (ret %ld, errno %ld)",
+			 who, ut_val(&o, "ret"), ut_val(&o, "err"));
 	ksft_test_result(ut_val(&o, "self0") == 0 && ut_val(&o, "self1") == 0 &&
-		    ut_val(&o, "new_tables") == 0 && ut_val(&o, "new_users") == 0,
-		    "%s: still in table %ld (was %ld), no new table (%ld) or user (%ld)", who,
-		    ut_val(&o, "self1"), ut_val(&o, "self0"), ut_val(&o, "new_tables"),
-		    ut_val(&o, "new_users"));
+			 ut_val(&o, "new_tables") == 0 && ut_val(&o, "new_users") == 0,
+			 "%s: still in table %ld (was %ld), no new table (%ld) or user (%ld)", who,
+			 ut_val(&o, "self1"), ut_val(&o, "self0"), ut_val(&o, "new_tables"),
+			 ut_val(&o, "new_users"));
 }
 
 /* The new program reports a new table whose users include uid. */
@@ -170,10 +170,10 @@ static void admitted(int (*fn)(void *), const char *who, long uid)
 	snprintf(key, sizeof(key), "uid%ld", uid);
 	ut_run(fn, NULL, &o);
 	ksft_test_result(ut_exited_ok(&o) && ut_val(&o, "ret") == UT_NONE && ut_val(&o, "self") > 0 &&
-		    ut_val(&o, "parent") == 0 && ut_val(&o, "ruid") == uid && ut_val(&o, key) > 0,
-		    "%s: execns(CLONE_NEWUSER) runs the program in table %ld (errno %ld), which lists uid %ld (refs %ld)",
-		    who, ut_val(&o, "self"), ut_val(&o, "err") == UT_NONE ? 0 : ut_val(&o, "err"),
-		    uid, ut_val(&o, key));
+			 ut_val(&o, "parent") == 0 && ut_val(&o, "ruid") == uid && ut_val(&o, key) > 0,
+			 "%s: execns(CLONE_NEWUSER) runs the program in table %ld (errno %ld), which lists uid %ld (refs %ld)",
+			 who, ut_val(&o, "self"), ut_val(&o, "err") == UT_NONE ? 0 : ut_val(&o, "err"),
+			 uid, ut_val(&o, key));
 }
 
 int main(int argc, char **argv)
@@ -193,15 +193,15 @@ int main(int argc, char **argv)
 
 	ut_in_table("inside", NULL, &o);
 	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "in_ret") == -1 && ut_val(&o, "in_err") == EPERM,
-		    "inside table %ld, uid 65534 gets EPERM too (ret %ld, errno %ld)",
-		    ut_val(&o, "self"), ut_val(&o, "in_ret"), ut_val(&o, "in_err"));
+			 "inside table %ld, uid 65534 gets EPERM too (ret %ld, errno %ld)",
+			 ut_val(&o, "self"), ut_val(&o, "in_ret"), ut_val(&o, "in_err"));
 	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "in_self0") == ut_val(&o, "self") &&
-		    ut_val(&o, "in_self1") == ut_val(&o, "self") &&
-		    ut_val(&o, "in_new_tables") == 0 && ut_val(&o, "in_new_users") == 0,
-		    "and stays in table %ld (%ld), no new table (%ld) or user (%ld)", ut_val(&o, "self"),
-		    ut_val(&o, "in_self1"), ut_val(&o, "in_new_tables"), ut_val(&o, "in_new_users"));
+			 ut_val(&o, "in_self1") == ut_val(&o, "self") &&
+			 ut_val(&o, "in_new_tables") == 0 && ut_val(&o, "in_new_users") == 0,
+			 "and stays in table %ld (%ld), no new table (%ld) or user (%ld)", ut_val(&o, "self"),
+			 ut_val(&o, "in_self1"), ut_val(&o, "in_new_tables"), ut_val(&o, "in_new_users"));
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_test_result(tables0 >= 0 && left == tables0,
-		    "the tables are gone with their processes (%d left, %d before)", left, tables0);
+			 "the tables are gone with their processes (%d left, %d before)", left, tables0);
 	ksft_finished();
 }

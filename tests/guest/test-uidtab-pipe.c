@@ -104,49 +104,49 @@ int main(int argc, char **argv)
 	read_line(SOFT, soft, sizeof(soft));
 	read_line(HARD, hard, sizeof(hard));
 	ksft_test_result(soft[0] && hard[0] && !set_knob(SOFT, "32"),
-		    "pipe-user-pages-soft lowered from %s to 32 (hard: %s)", soft, hard);
+			 "pipe-user-pages-soft lowered from %s to 32 (hard: %s)", soft, hard);
 
 	ut_run(uid_pipes, (void *)3L, &o);
 	ksft_test_result(sizes_are(&o, FULL, FULL, MIN),
-		    "initial table: uid 1000's pipes hold %ld, %ld, then %ld bytes (want %d, %d, %d)",
-		    ut_val(&o, "p1"), ut_val(&o, "p2"), ut_val(&o, "p3"), FULL, FULL, MIN);
+			 "initial table: uid 1000's pipes hold %ld, %ld, then %ld bytes (want %d, %d, %d)",
+			 ut_val(&o, "p1"), ut_val(&o, "p2"), ut_val(&o, "p3"), FULL, FULL, MIN);
 
 	a = ut_hold(UT_UID, hold_pipes, NULL);
 	ksft_test_result(a > 0, "process A (uid 1000, initial table) holds %d pipes", NPIPES);
 
 	ut_run(uid_pipes, (void *)1L, &o);
 	ksft_test_result(sizes_are(&o, MIN, UT_NONE, UT_NONE),
-		    "process B (uid 1000, initial table): its first pipe holds %ld bytes (want %d)",
-		    ut_val(&o, "p1"), MIN);
+			 "process B (uid 1000, initial table): its first pipe holds %ld bytes (want %d)",
+			 ut_val(&o, "p1"), MIN);
 
 	ut_in_table("pipes3", NULL, &o);
 	t = ut_val(&o, "self");
 	ksft_test_result(t > 0 && ut_val(&o, "self_uid") == t,
-		    "execns(CLONE_NEWUSER): table %ld, still after setresuid(1000) (%ld)",
-		    t, ut_val(&o, "self_uid"));
+			 "execns(CLONE_NEWUSER): table %ld, still after setresuid(1000) (%ld)",
+			 t, ut_val(&o, "self_uid"));
 	ksft_test_result(sizes_are(&o, FULL, FULL, UT_NONE),
-		    "uid 1000 in the table, while A holds 36 pages: its pipes hold %ld and %ld bytes (want %d)",
-		    ut_val(&o, "p1"), ut_val(&o, "p2"), FULL);
+			 "uid 1000 in the table, while A holds 36 pages: its pipes hold %ld and %ld bytes (want %d)",
+			 ut_val(&o, "p1"), ut_val(&o, "p2"), FULL);
 	ksft_test_result(sizes_are(&o, FULL, FULL, MIN),
-		    "and the table's soft limit applies: its third pipe holds %ld bytes (want %d)",
-		    ut_val(&o, "p3"), MIN);
+			 "and the table's soft limit applies: its third pipe holds %ld bytes (want %d)",
+			 ut_val(&o, "p3"), MIN);
 
 	ut_run(uid_pipes, (void *)1L, &o);
 	ksft_test_result(sizes_are(&o, MIN, UT_NONE, UT_NONE),
-		    "the table's pipes were not charged to the initial table, whose uid 1000 still gets %ld bytes",
-		    ut_val(&o, "p1"));
+			 "the table's pipes were not charged to the initial table, whose uid 1000 still gets %ld bytes",
+			 ut_val(&o, "p1"));
 
 	/* The hard limit too: over it, pipe() fails for an unprivileged uid. */
 	if (set_knob(HARD, "32"))
 		ksft_print_msg("could not set pipe-user-pages-hard\n");
 	ut_run(uid_pipes, (void *)1L, &o);
 	ksft_test_result(ut_exited_ok(&o) && ut_val(&o, "p1") == -ENFILE,
-		    "pipe-user-pages-hard=32: uid 1000's pipe() in the initial table fails (%ld, want -ENFILE)",
-		    ut_val(&o, "p1"));
+			 "pipe-user-pages-hard=32: uid 1000's pipe() in the initial table fails (%ld, want -ENFILE)",
+			 ut_val(&o, "p1"));
 	ut_in_table("pipes1", NULL, &o);
 	ksft_test_result(ut_val(&o, "self") > 0 && sizes_are(&o, FULL, UT_NONE, UT_NONE),
-		    "and uid 1000 in a new table (%ld) gets a %ld-byte pipe",
-		    ut_val(&o, "self"), ut_val(&o, "p1"));
+			 "and uid 1000 in a new table (%ld) gets a %ld-byte pipe",
+			 ut_val(&o, "self"), ut_val(&o, "p1"));
 	write_knob(HARD, hard);
 	write_knob(SOFT, soft);
 
@@ -154,9 +154,9 @@ int main(int argc, char **argv)
 	read_line(SOFT, now_soft, sizeof(now_soft));
 	read_line(HARD, now_hard, sizeof(now_hard));
 	ksft_test_result(soft[0] && hard[0] && !strcmp(now_soft, soft) && !strcmp(now_hard, hard),
-		    "pipe-user-pages-soft/-hard restored (%s, %s)", now_soft, now_hard);
+			 "pipe-user-pages-soft/-hard restored (%s, %s)", now_soft, now_hard);
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_test_result(tables0 >= 0 && left == tables0,
-		    "the tables are gone with their processes (%d left, %d before)", left, tables0);
+			 "the tables are gone with their processes (%d left, %d before)", left, tables0);
 	ksft_finished();
 }

@@ -127,47 +127,47 @@ int main(int argc, char **argv)
 	a = ut_hold(UT_UID, NULL, NULL);
 	ut_run(global_lookups, NULL, &g);
 	ksft_test_result(a > 0 && ut_exited_ok(&g) && ut_val(&g, "g_geterr") == 0 && ut_val(&g, "g_set") == 0 &&
-		    ut_val(&g, "g_ioget") >= 0 && ut_val(&g, "g_ioset") == 0,
-		    "initial table, a uid-1000 process running: PRIO_USER/IOPRIO_WHO_USER find uid 1000 (get errno %ld set %ld ioget %ld ioset %ld)",
-		    ut_val(&g, "g_geterr"), ut_val(&g, "g_set"), ut_val(&g, "g_ioget"), ut_val(&g, "g_ioset"));
+			 ut_val(&g, "g_ioget") >= 0 && ut_val(&g, "g_ioset") == 0,
+			 "initial table, a uid-1000 process running: PRIO_USER/IOPRIO_WHO_USER find uid 1000 (get errno %ld set %ld ioget %ld ioset %ld)",
+			 ut_val(&g, "g_geterr"), ut_val(&g, "g_set"), ut_val(&g, "g_ioget"), ut_val(&g, "g_ioset"));
 	ksft_test_result(all_esrch(&g, "absent"),
-		    "initial table: a uid no process has is ESRCH for all four (get errno %ld set %ld ioget %ld ioset %ld)",
-		    ut_val(&g, "absent_geterr"), ut_val(&g, "absent_set"), ut_val(&g, "absent_ioget"),
-		    ut_val(&g, "absent_ioset"));
+			 "initial table: a uid no process has is ESRCH for all four (get errno %ld set %ld ioget %ld ioset %ld)",
+			 ut_val(&g, "absent_geterr"), ut_val(&g, "absent_set"), ut_val(&g, "absent_ioget"),
+			 ut_val(&g, "absent_ioset"));
 
 	ut_in_table("prio", NULL, &o);
 	ksft_test_result(ut_exited_ok(&o) && ut_val(&o, "self") > 0,
-		    "the lookups ran in table %ld", ut_val(&o, "self"));
+			 "the lookups ran in table %ld", ut_val(&o, "self"));
 	ksft_test_result(ut_val(&o, "before_get") == -1 && ut_val(&o, "before_geterr") == ESRCH,
-		    "in the table, getpriority(PRIO_USER, 1000) is ESRCH though the initial table has uid 1000 (%ld, errno %ld)",
-		    ut_val(&o, "before_get"), ut_val(&o, "before_geterr"));
+			 "in the table, getpriority(PRIO_USER, 1000) is ESRCH though the initial table has uid 1000 (%ld, errno %ld)",
+			 ut_val(&o, "before_get"), ut_val(&o, "before_geterr"));
 	ksft_test_result(ut_val(&o, "before_set") == -ESRCH,
-		    "setpriority(PRIO_USER, 1000) is ESRCH likewise (%ld)", ut_val(&o, "before_set"));
+			 "setpriority(PRIO_USER, 1000) is ESRCH likewise (%ld)", ut_val(&o, "before_set"));
 	ksft_test_result(ut_val(&o, "before_ioget") == -ESRCH && ut_val(&o, "before_ioset") == -ESRCH,
-		    "ioprio_get/ioprio_set(IOPRIO_WHO_USER, 1000) are ESRCH likewise (%ld, %ld)",
-		    ut_val(&o, "before_ioget"), ut_val(&o, "before_ioset"));
+			 "ioprio_get/ioprio_set(IOPRIO_WHO_USER, 1000) are ESRCH likewise (%ld, %ld)",
+			 ut_val(&o, "before_ioget"), ut_val(&o, "before_ioset"));
 	ksft_test_result(ut_val(&o, "holder") == 1 && ut_val(&o, "with_geterr") == 0 &&
-		    ut_val(&o, "with_set") == 0 && ut_val(&o, "with_get2") == 7 &&
-		    ut_val(&o, "with_get2err") == 0,
-		    "once a process of the table setresuid(1000)s, getpriority finds it (errno %ld), setpriority works (%ld) and getpriority then reads 7 (%ld)",
-		    ut_val(&o, "with_geterr"), ut_val(&o, "with_set"), ut_val(&o, "with_get2"));
+			 ut_val(&o, "with_set") == 0 && ut_val(&o, "with_get2") == 7 &&
+			 ut_val(&o, "with_get2err") == 0,
+			 "once a process of the table setresuid(1000)s, getpriority finds it (errno %ld), setpriority works (%ld) and getpriority then reads 7 (%ld)",
+			 ut_val(&o, "with_geterr"), ut_val(&o, "with_set"), ut_val(&o, "with_get2"));
 	ksft_test_result(ut_val(&o, "with_ioget") >= 0 && ut_val(&o, "with_ioset") == 0,
-		    "and ioprio_get/ioprio_set(IOPRIO_WHO_USER, 1000) find it (%ld, %ld)",
-		    ut_val(&o, "with_ioget"), ut_val(&o, "with_ioset"));
+			 "and ioprio_get/ioprio_set(IOPRIO_WHO_USER, 1000) find it (%ld, %ld)",
+			 ut_val(&o, "with_ioget"), ut_val(&o, "with_ioset"));
 	ksft_test_result(ut_val(&o, "after_geterr") == ESRCH && ut_val(&o, "after_ioget") == -ESRCH,
-		    "once that process is gone, uid 1000 is ESRCH in the table again (errno %ld, ioget %ld)",
-		    ut_val(&o, "after_geterr"), ut_val(&o, "after_ioget"));
+			 "once that process is gone, uid 1000 is ESRCH in the table again (errno %ld, ioget %ld)",
+			 ut_val(&o, "after_geterr"), ut_val(&o, "after_ioget"));
 
 	errno = 0;
 	ksft_print_msg("A's nice value is now %d (3 before the table's setpriority(PRIO_USER, 1000, 7))\n",
-		  getpriority(PRIO_PROCESS, a));
+		       getpriority(PRIO_PROCESS, a));
 	ut_run(global_lookups, NULL, &g);
 	ksft_test_result(ut_exited_ok(&g) && ut_val(&g, "g_geterr") == 0 && ut_val(&g, "g_ioget") >= 0,
-		    "the initial table still finds its uid 1000 (get errno %ld, ioget %ld)",
-		    ut_val(&g, "g_geterr"), ut_val(&g, "g_ioget"));
+			 "the initial table still finds its uid 1000 (get errno %ld, ioget %ld)",
+			 ut_val(&g, "g_geterr"), ut_val(&g, "g_ioget"));
 	ut_kill(a);
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_test_result(tables0 >= 0 && left == tables0,
-		    "the table is gone with its processes (%d left, %d before)", left, tables0);
+			 "the table is gone with its processes (%d left, %d before)", left, tables0);
 	ksft_finished();
 }

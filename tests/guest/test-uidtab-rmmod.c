@@ -89,16 +89,16 @@ int main(int argc, char **argv)
 	read_line(FORBID, forbid0, sizeof(forbid0));
 	tables0 = ut_wait_tables(0, UT_RCU_SECS);
 	ksft_test_result(tables0 == 0 && nr0[0], "the module is loaded (syscall %s) and no table lives (%d)",
-		    nr0, tables0);
+			 nr0, tables0);
 
 	p1 = ut_sleeper(&t1);
 	ret = rmmod();
 	err = errno;
 	ksft_test_result(p1 > 0 && t1 > 0 && ret == -1 && (err == EWOULDBLOCK || err == EBUSY),
-		    "rmmod is refused while a process sleeps in table %ld (ret %d, errno %d)",
-		    t1, ret, ret ? err : 0);
+			 "rmmod is refused while a process sleeps in table %ld (ret %d, errno %d)",
+			 t1, ret, ret ? err : 0);
 	ksft_test_result(loaded() && access(UT_TABLES, R_OK) == 0 && ut_ntables() == 1,
-		    "the module is still there, with its table");
+			 "the module is still there, with its table");
 
 	/* A table whose only process is an orphan (reparented to this subreaper). */
 	ut_in_table("orphan", NULL, &o);
@@ -106,32 +106,32 @@ int main(int argc, char **argv)
 	holder = ut_val(&o, "holder") > 0 ? (pid_t)ut_val(&o, "holder") : -1;
 	ut_kill(p1);
 	ksft_test_result(t2 > 0 && holder > 0 && ut_wait_user(t2, 0, 0, UT_RCU_SECS) == 0 &&
-		    ut_wait_user(t2, UT_UID, 1, 0) == 1 && ut_wait_tables(1, UT_RCU_SECS) == 1,
-		    "table %ld lives on through its uid-1000 child after its uid 0 has gone", t2);
+			 ut_wait_user(t2, UT_UID, 1, 0) == 1 && ut_wait_tables(1, UT_RCU_SECS) == 1,
+			 "table %ld lives on through its uid-1000 child after its uid 0 has gone", t2);
 	ret = rmmod();
 	err = errno;
 	ksft_test_result(ret == -1 && (err == EWOULDBLOCK || err == EBUSY),
-		    "rmmod is refused while that child lives (ret %d, errno %d)", ret, ret ? err : 0);
+			 "rmmod is refused while that child lives (ret %d, errno %d)", ret, ret ? err : 0);
 
 	ut_kill(holder);
 	err = rmmod_retry(UT_RCU_SECS);
 	ksft_test_result(!err, "rmmod succeeds once the table's last process has gone (errno %d)", err);
 	ksft_test_result(!loaded() && access(UT_TABLES, F_OK) && execns(0, "/no/such/program", argv, environ) == -1 &&
-		    errno == ENOSYS,
-		    "unloaded: no sysfs parameters, no /proc/execns, execns() is ENOSYS");
+			 errno == ENOSYS,
+			 "unloaded: no sysfs parameters, no /proc/execns, execns() is ENOSYS");
 
 	ret = insmod();
 	err = errno;
 	read_line(EXECNS_SYSFS_SYSCALL_NR, nr1, sizeof(nr1));
 	read_line(FORBID, forbid1, sizeof(forbid1));
 	ksft_test_result(loaded() && (!ret || err == EEXIST),
-		    "the module is loaded again (ret %d, errno %d)", ret, ret ? err : 0);
+			 "the module is loaded again (ret %d, errno %d)", ret, ret ? err : 0);
 	ksft_test_result(nr1[0] && !strcmp(nr0, nr1) && !strcmp(forbid0, forbid1),
-		    "with the same parameters: syscall %s (was %s), forbid_unshare %s (was %s)",
-		    nr1, nr0, forbid1, forbid0);
+			 "with the same parameters: syscall %s (was %s), forbid_unshare %s (was %s)",
+			 nr1, nr0, forbid1, forbid0);
 	ut_in_table("report", NULL, &o);
 	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "uid0") > 0 && ut_self() == 0,
-		    "and works: execns(CLONE_NEWUSER) makes table %ld", ut_val(&o, "self"));
+			 "and works: execns(CLONE_NEWUSER) makes table %ld", ut_val(&o, "self"));
 	ksft_test_result(ut_wait_tables(0, UT_RCU_SECS) == 0, "no table is left for the tests that follow");
 	ksft_finished();
 }

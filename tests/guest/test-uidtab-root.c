@@ -132,22 +132,22 @@ int main(int argc, char **argv)
 	u1 = ut_find_user(&s, id1, 0);
 	u2 = ut_find_user(&s, id2, 0);
 	ksft_test_result(p1 > 0 && t1 && t1->parent == 0 && u1 && u1->refs > 0,
-		    "root's execns(CLONE_NEWUSER): table %ld (parent %ld) lists its own uid 0 (refs %ld)",
-		    id1, t1 ? t1->parent : -1, u1 ? u1->refs : -1);
+			 "root's execns(CLONE_NEWUSER): table %ld (parent %ld) lists its own uid 0 (refs %ld)",
+			 id1, t1 ? t1->parent : -1, u1 ? u1->refs : -1);
 	ksft_test_result(p2 > 0 && id2 != id1 && t2 && u2 && u2->refs > 0,
-		    "a second table (%ld) has its own uid-0 line too (refs %ld)", id2, u2 ? u2->refs : -1);
+			 "a second table (%ld) has its own uid-0 line too (refs %ld)", id2, u2 ? u2->refs : -1);
 	ksft_test_result(u1 && !u1->epoll_watches && !u1->pipe_bufs && !u1->unix_inflight &&
-		    !u1->locked_vm && !u1->watches,
-		    "the new uid 0 starts with every counter at 0 (%ld %ld %ld %ld %ld)",
-		    u1 ? u1->epoll_watches : -1, u1 ? u1->pipe_bufs : -1,
-		    u1 ? u1->unix_inflight : -1, u1 ? u1->locked_vm : -1, u1 ? u1->watches : -1);
+			 !u1->locked_vm && !u1->watches,
+			 "the new uid 0 starts with every counter at 0 (%ld %ld %ld %ld %ld)",
+			 u1 ? u1->epoll_watches : -1, u1 ? u1->pipe_bufs : -1,
+			 u1 ? u1->unix_inflight : -1, u1 ? u1->locked_vm : -1, u1 ? u1->watches : -1);
 	for (int i = 0; i < s.nusers; i++)
 		zero0 += s.u[i].table == 0;
 	ksft_test_result(s.ok && !ut_find_table(&s, 0) && !zero0,
-		    "the initial table is not listed (no \"table 0\" line, %d \"table 0\" uid lines)", zero0);
+			 "the initial table is not listed (no \"table 0\" line, %d \"table 0\" uid lines)", zero0);
 	ksft_test_result(s.ok && !s.bad && ut_users_consistent(&s),
-		    "every line has the documented form and each \"users N\" counts the uid lines under it (%d bad%s%s)",
-		    s.bad, s.bad ? ": " : "", s.first_bad);
+			 "every line has the documented form and each \"users N\" counts the uid lines under it (%d bad%s%s)",
+			 s.bad, s.bad ? ": " : "", s.first_bad);
 	ut_kill(p1);
 	ut_kill(p2);
 
@@ -156,13 +156,13 @@ int main(int argc, char **argv)
 	a = ut_hold((uid_t)-1, hold_all, NULL);
 	ut_run(try_watches, (void *)1L, &o);
 	ksft_test_result(a > 0 && ut_val(&o, "self") == 0 && ut_val(&o, "added") == 0 &&
-		    ut_val(&o, "err") == ENOSPC,
-		    "max_user_watches=16, initial table's root at its limit: another root process gets ENOSPC at once (added %ld, errno %ld)",
-		    ut_val(&o, "added"), ut_val(&o, "err"));
+			 ut_val(&o, "err") == ENOSPC,
+			 "max_user_watches=16, initial table's root at its limit: another root process gets ENOSPC at once (added %ld, errno %ld)",
+			 ut_val(&o, "added"), ut_val(&o, "err"));
 	ut_in_table("watches", NULL, &o);
 	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "added") == LIMIT && ut_val(&o, "err") == ENOSPC,
-		    "root in table %ld has its own budget: 16 adds, then ENOSPC (added %ld, errno %ld)",
-		    ut_val(&o, "self"), ut_val(&o, "added"), ut_val(&o, "err"));
+			 "root in table %ld has its own budget: 16 adds, then ENOSPC (added %ld, errno %ld)",
+			 ut_val(&o, "self"), ut_val(&o, "added"), ut_val(&o, "err"));
 	ut_kill(a);
 	write_knob(WATCHES, old);
 	read_line(WATCHES, now, sizeof(now));
@@ -170,20 +170,20 @@ int main(int argc, char **argv)
 
 	ut_run(try_nproc, NULL, &o);
 	ksft_test_result(ut_val(&o, "self") == 0 && ut_val(&o, "setup_errno") == UT_NONE &&
-		    ut_val(&o, "exec_errno") == UT_NONE && ut_exited_ok(&o),
-		    "RLIMIT_NPROC 1, real uid 1000 and back to 0 in the initial table: exec works (INIT_USER is exempt; exec errno %ld)",
-		    ut_val(&o, "exec_errno"));
+			 ut_val(&o, "exec_errno") == UT_NONE && ut_exited_ok(&o),
+			 "RLIMIT_NPROC 1, real uid 1000 and back to 0 in the initial table: exec works (INIT_USER is exempt; exec errno %ld)",
+			 ut_val(&o, "exec_errno"));
 	ut_in_table("nproc", NULL, &o);
 	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "table_after") == ut_val(&o, "self") &&
-		    ut_val(&o, "exec_errno") == EAGAIN && ut_val(&o, "fork_errno") == 0,
-		    "the same in table %ld with three uid-0 processes: exec is EAGAIN, the table's uid 0 is not INIT_USER; fork works on root's capabilities (exec errno %ld, fork errno %ld)",
-		    ut_val(&o, "self"), ut_val(&o, "exec_errno"), ut_val(&o, "fork_errno"));
+			 ut_val(&o, "exec_errno") == EAGAIN && ut_val(&o, "fork_errno") == 0,
+			 "the same in table %ld with three uid-0 processes: exec is EAGAIN, the table's uid 0 is not INIT_USER; fork works on root's capabilities (exec errno %ld, fork errno %ld)",
+			 ut_val(&o, "self"), ut_val(&o, "exec_errno"), ut_val(&o, "fork_errno"));
 
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_test_result(tables0 >= 0 && left == tables0,
-		    "the tables are gone with their processes (%d left, %d before)", left, tables0);
+			 "the tables are gone with their processes (%d left, %d before)", left, tables0);
 	ut_snap_read(&s);
 	ksft_test_result(s.ok && !ut_find_user(&s, id1, 0) && !ut_find_user(&s, id2, 0),
-		    "and so are their uid-0 lines");
+			 "and so are their uid-0 lines");
 	ksft_finished();
 }

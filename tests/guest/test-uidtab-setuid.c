@@ -140,12 +140,12 @@ int main(int argc, char **argv)
 	ut_in_table("membership", NULL, &o);
 	t = ut_val(&o, "self");
 	ksft_test_result(t > 0 && ut_val(&o, "fork_self") == t,
-		    "a child forked in table %ld is in it (%ld)", t, ut_val(&o, "fork_self"));
+			 "a child forked in table %ld is in it (%ld)", t, ut_val(&o, "fork_self"));
 	ksft_test_result(t > 0 && ut_val(&o, "execve_self") == t,
-		    "a plain execve() stays in the table (%ld)", ut_val(&o, "execve_self"));
+			 "a plain execve() stays in the table (%ld)", ut_val(&o, "execve_self"));
 	ksft_test_result(t > 0 && ut_val(&o, "execns_self") == t,
-		    "execns(CLONE_NEWUTS) (no CLONE_NEWUSER) stays in the table (%ld)",
-		    ut_val(&o, "execns_self"));
+			 "execns(CLONE_NEWUTS) (no CLONE_NEWUSER) stays in the table (%ld)",
+			 ut_val(&o, "execns_self"));
 	for (int i = 0; i < 3; i++) {
 		char k[4][64];
 
@@ -154,24 +154,24 @@ int main(int argc, char **argv)
 		snprintf(k[2], sizeof(k[2]), "held%ld_in", calls[i].uid);
 		snprintf(k[3], sizeof(k[3]), "held%ld_elsewhere", calls[i].uid);
 		ksft_test_result(t > 0 && ut_val(&o, k[0]) == t && ut_val(&o, k[1]) == 0 &&
-			    ut_val(&o, k[2]) == 1 && ut_val(&o, k[3]) == 0,
-			    "%s(%ld) in table %ld: stays in it (%ld), and uid %ld is listed under it (before %ld, after %ld, under other tables %ld)",
-			    calls[i].call, calls[i].uid, t, ut_val(&o, k[0]), calls[i].uid,
-			    ut_val(&o, k[1]), ut_val(&o, k[2]), ut_val(&o, k[3]));
+				 ut_val(&o, k[2]) == 1 && ut_val(&o, k[3]) == 0,
+				 "%s(%ld) in table %ld: stays in it (%ld), and uid %ld is listed under it (before %ld, after %ld, under other tables %ld)",
+				 calls[i].call, calls[i].uid, t, ut_val(&o, k[0]), calls[i].uid,
+				 ut_val(&o, k[1]), ut_val(&o, k[2]), ut_val(&o, k[3]));
 	}
 	ksft_test_result(ut_val(&o, "gone1001") == 1,
-		    "the uid-1001 line goes once its process has exited");
+			 "the uid-1001 line goes once its process has exited");
 	ksft_test_result(t > 0 && ut_val(&o, "self_after_setuid") == t,
-		    "the table's root process setuid(1000)s and stays in table %ld (%ld)",
-		    t, ut_val(&o, "self_after_setuid"));
+			 "the table's root process setuid(1000)s and stays in table %ld (%ld)",
+			 t, ut_val(&o, "self_after_setuid"));
 	ksft_test_result(ut_val(&o, "pre1000_in") == 0 && ut_val(&o, "own1000_in") == 1 &&
-		    ut_val(&o, "own1000_elsewhere") == 0,
-		    "a \"uid 1000 table %ld\" line appears (before %ld, after %ld, under other tables %ld)",
-		    t, ut_val(&o, "pre1000_in"), ut_val(&o, "own1000_in"),
-		    ut_val(&o, "own1000_elsewhere"));
+			 ut_val(&o, "own1000_elsewhere") == 0,
+			 "a \"uid 1000 table %ld\" line appears (before %ld, after %ld, under other tables %ld)",
+			 t, ut_val(&o, "pre1000_in"), ut_val(&o, "own1000_in"),
+			 ut_val(&o, "own1000_elsewhere"));
 	ksft_test_result(ut_exited_ok(&o), "the act finished (status %#x)", o.status);
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_test_result(tables0 >= 0 && left == tables0,
-		    "the table is gone with its processes (%d left, %d before)", left, tables0);
+			 "the table is gone with its processes (%d left, %d before)", left, tables0);
 	ksft_finished();
 }

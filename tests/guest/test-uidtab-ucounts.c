@@ -319,20 +319,20 @@ static void run_case(long i)
 		goto restore;
 	}
 	ksft_test_result(holder > 0 && err == c->want,
-		    "%s: a uid-1000 holder at the limit outside, one more uid-1000 process is refused (errno %ld, want %d)",
-		    c->name, err, c->want);
+			 "%s: a uid-1000 holder at the limit outside, one more uid-1000 process is refused (errno %ld, want %d)",
+			 c->name, err, c->want);
 
 	ut_spawn(CLONE_NEWUSER, "probe", args, 1, &o);
 	err = ut_val(&o, "err");
 	ksft_test_result(ut_val(&o, "self") > 0 && err == 0,
-		    "%s: in a fresh table (%ld) the same is allowed (errno %ld)",
-		    c->name, ut_val(&o, "self"), err);
+			 "%s: in a fresh table (%ld) the same is allowed (errno %ld)",
+			 c->name, ut_val(&o, "self"), err);
 
 	ut_run(probe_as_user, (void *)i, &o);
 	err = ut_val(&o, "err");
 	ksft_test_result(err == c->want,
-		    "%s: outside it is still refused: nothing came back from the table (errno %ld)",
-		    c->name, err);
+			 "%s: outside it is still refused: nothing came back from the table (errno %ld)",
+			 c->name, err);
 restore:
 	ut_kill(holder);
 	cleanup_ipc();
@@ -354,8 +354,8 @@ int main(int argc, char **argv)
 
 	ut_in_table("userns", NULL, &o);
 	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "ret") == 0 && ut_val(&o, "userns") == 1,
-		    "root of table %ld unshares a kernel user namespace (errno %ld), counted in the table's ucounts (user_namespaces %ld)",
-		    ut_val(&o, "self"), ut_val(&o, "err"), ut_val(&o, "userns"));
+			 "root of table %ld unshares a kernel user namespace (errno %ld), counted in the table's ucounts (user_namespaces %ld)",
+			 ut_val(&o, "self"), ut_val(&o, "err"), ut_val(&o, "userns"));
 
 	ut_wait_tables(0, UT_RCU_SECS);
 	left = execns_stat("ucounts");
@@ -365,7 +365,7 @@ int main(int argc, char **argv)
 		left = execns_stat("ucounts");
 	}
 	ksft_test_result(left == 0 && ut_ntables() == 0,
-		    "the tables are gone, and with them every module ucounts (%ld left, allocated %ld)",
-		    left, execns_stat("ucounts_allocs"));
+			 "the tables are gone, and with them every module ucounts (%ld left, allocated %ld)",
+			 left, execns_stat("ucounts_allocs"));
 	ksft_finished();
 }
