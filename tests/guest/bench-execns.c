@@ -35,7 +35,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
-#include "guest-util.h"
+#include "lib/child.h"
 
 #define MODULE_PATH	"/lib/modules/execns.ko"
 #define FORBID		"/sys/module/execns/parameters/forbid_unshare"
@@ -497,35 +497,15 @@ static void drop_holders(void)
 		close(holders[--nholders]);
 }
 
-/*
- * One /proc/execns/stats value: a number, or for "hooks" 1 (armed) or 0
- * (disarmed); -1 when absent.  (stat_of() stops at the first line whose
- * value is not a number, and "hooks" is one.)
- */
-static long stat_of(const char *name)
-{
-	char line[128], key[32], val[32];
-	long v = -1;
-	FILE *f = fopen("/proc/execns/stats", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%31s %31s", key, val) == 2 && !strcmp(key, name))
-			v = !strcmp(val, "armed") ? 1 : !strcmp(val, "disarmed") ? 0 :
-			    strtol(val, NULL, 10);
-	if (f)
-		fclose(f);
-	return v;
-}
-
 static int hooks_armed(void)
 {
-	return stat_of("hooks") == 1;
+	return execns_stat("hooks") == 1;
 }
 
 /* Wait for freed tables to be gone and the uid hooks disarmed (5 s at most). */
 static void settle_tables(void)
 {
-	for (int i = 0; i < 100 && (stat_of("tables") > 0 || hooks_armed()); i++)
+	for (int i = 0; i < 100 && (execns_stat("tables") > 0 || hooks_armed()); i++)
 		usleep(50000);
 	usleep(100000);
 }
@@ -622,7 +602,7 @@ static void bench_exec(void)
 {
 	long forbid = read_long(FORBID);
 
-	write_file(FORBID, "0");	/* unshare(CLONE_NEWIPC) is the anchor */
+	write_knob(FORBID, "0");	/* unshare(CLONE_NEWIPC) is the anchor */
 	exec_pair("execns0", EXECVE, 0, EXECNS, 0, "execve", "execns(0)");
 	exec_pair("execns_uts_ipc", UNSHARE_EXECVE, UI, EXECNS, UI,
 		  "unshare+execve", "execns");
@@ -633,7 +613,7 @@ static void bench_exec(void)
 	exec_pair("clone_uts_ipc_ns_net", CLONE_EXECVE, UINN, FORK_EXECNS, UINN,
 		  "clone+execve", "fork+execns");
 	/* forbid_unshare=1 arms the ksys_unshare hook: leave it as it was */
-	write_file(FORBID, forbid == 1 ? "1" : "0");
+	write_knob(FORBID, forbid == 1 ? "1" : "0");
 }
 
 /*
@@ -642,14 +622,14 @@ static void bench_exec(void)
  */
 static void table_made_and_dropped(void)
 {
-	long arms = stat_of("hook_arms");
+	long arms = execns_stat("hook_arms");
 
 	make_holders(1, CLONE_NEWUSER);
 	drop_holders();
 	settle_tables();
-	if (stat_of("hook_arms") <= arms || hooks_armed())
+	if (execns_stat("hook_arms") <= arms || hooks_armed())
 		printf("bench: warning: hook_arms %ld -> %ld, hooks %s after a table\n",
-		       arms, stat_of("hook_arms"), hooks_armed() ? "armed" : "disarmed");
+		       arms, execns_stat("hook_arms"), hooks_armed() ? "armed" : "disarmed");
 }
 
 enum { UNLOADED, LOADED, LOADED_AFTER, NR_MOD };
@@ -809,7 +789,7 @@ static void bench_tables(void)
 	for (size_t p = 1; p < sizeof(points) / sizeof(points[0]) && points[p] <= max_tables; p++) {
 		/* The worker's own table is one of them. */
 		make_holders(points[p] - 1 - nholders, CLONE_NEWUSER);
-		count = stat_of("tables") + 1;
+		count = execns_stat("tables") + 1;
 		for (int op = 0; op < NR_OPS; op++)
 			cur[op].n = 0;
 		run_worker(CLONE_NEWUSER, mask, nsamples, cur);
@@ -829,7 +809,7 @@ static void bench_tables(void)
 	n1 = slab_read(slab1);
 	slab_delta("left", n0, n1, count);
 	printf("# left: tables %ld, user_structs %ld (/proc/execns/stats)\n",
-	       stat_of("tables"), stat_of("users"));
+	       execns_stat("tables"), execns_stat("users"));
 
 	run_worker(CLONE_NEWUSER, mask, nsamples, end);
 	for (int op = OP_SETUID; op <= OP_GETPRIO; op++) {
@@ -843,20 +823,40 @@ static void bench_tables(void)
 	fflush(stdout);
 }
 
+/* Mode "t": the new program's first timestamp, on fd 1. */
+static int mode_stamp(int argc, char **argv)
+{
+	int64_t t1 = now_ns();
+
+	(void)argc;
+	(void)argv;
+	return write(1, &t1, sizeof(t1)) == sizeof(t1) ? 0 : 1;
+}
+
+static int mode_loop(int argc, char **argv)
+{
+	(void)argc;
+	return loop_main(atoi(argv[2]), atoi(argv[3]));
+}
+
+static int mode_chain(int argc, char **argv)
+{
+	(void)argc;
+	return chain_main(atoi(argv[2]), atoi(argv[3]));
+}
+
+static const struct child_mode modes[] = {
+	{ "t", 0, mode_stamp },
+	{ "loop", 2, mode_loop },
+	{ "chain", 2, mode_chain },
+};
+
 int main(int argc, char **argv)
 {
 	struct rlimit rl = { 1 << 20, 1 << 20 };
 	const char *only = getenv("BENCH_ONLY");
 
-	if (argc > 1 && !strcmp(argv[1], "t")) {
-		int64_t t1 = now_ns();
-
-		return write(1, &t1, sizeof(t1)) == sizeof(t1) ? 0 : 1;
-	}
-	if (argc > 3 && !strcmp(argv[1], "loop"))
-		return loop_main(atoi(argv[2]), atoi(argv[3]));
-	if (argc > 3 && !strcmp(argv[1], "chain"))
-		return chain_main(atoi(argv[2]), atoi(argv[3]));
+	CHILD_DISPATCH(modes, argc, argv);
 
 	if (argc > 1)
 		nsamples = atoi(argv[1]);

@@ -12,7 +12,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
-#include "ktap.h"
+#include "lib/ktap.h"
 
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
 #define MIN_AGE		6	/* seconds: kmemleak skips younger objects */
@@ -44,11 +44,11 @@ static int read_report(void)
 		if (strstr(line, "unreferenced object"))
 			objects++;
 		if (shown++ < SHOW_LINES)
-			ktap_diag("%s", strtok(line, "\n") ?: "");
+			ksft_print_msg("%s\n", strtok(line, "\n") ?: "");
 	}
 	fclose(f);
 	if (shown > SHOW_LINES)
-		ktap_diag("... %d more lines in " KMEMLEAK, shown - SHOW_LINES);
+		ksft_print_msg("... %d more lines in \n" KMEMLEAK, shown - SHOW_LINES);
 	return objects;
 }
 
@@ -57,21 +57,22 @@ int main(void)
 	int err1, err2, objects;
 
 	alarm(120);
-	ktap_plan(2);
+	ksft_print_header();
+	ksft_set_plan(2);
 	if (access(KMEMLEAK, F_OK) != 0) {
-		ktap_skip("kernel built without CONFIG_DEBUG_KMEMLEAK (no " KMEMLEAK ")",
-			  "kmemleak scans");
-		ktap_skip("kernel built without CONFIG_DEBUG_KMEMLEAK",
-			  "no unreferenced object after the suite and rmmod");
-		return ktap_finish();
+		ksft_test_result_code(KSFT_SKIP, "kmemleak scans",
+				      "kernel built without CONFIG_DEBUG_KMEMLEAK (no " KMEMLEAK ")");
+		ksft_test_result_code(KSFT_SKIP, "no unreferenced object after the suite and rmmod",
+				      "kernel built without CONFIG_DEBUG_KMEMLEAK");
+		ksft_finished();
 	}
 	sleep(MIN_AGE);
 	err1 = kmemleak_cmd("scan");
 	err2 = err1 ? err1 : kmemleak_cmd("scan");
-	ktap_result(!err1 && !err2, "kmemleak scans twice (%s)",
-		    err2 ? strerror(err2) : "ok");
+	ksft_test_result(!err1 && !err2, "kmemleak scans twice (%s)",
+			 err2 ? strerror(err2) : "ok");
 	objects = read_report();
-	ktap_result(objects == 0, "no unreferenced object after the suite and rmmod (%d reported)",
-		    objects);
-	return ktap_finish();
+	ksft_test_result(objects == 0, "no unreferenced object after the suite and rmmod (%d reported)",
+			 objects);
+	ksft_finished();
 }

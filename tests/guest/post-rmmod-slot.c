@@ -4,7 +4,7 @@
  * ENOSYS, and the CLI explains in one line that the module is not loaded.
  * Built for x86_64 and i386 (post-rmmod-slot-32).
  */
-#include "util.h"
+#include "lib/child.h"
 
 #if defined(__i386__)
 #define ABI "i386"
@@ -22,13 +22,14 @@ int main(void)
 	pid_t pid;
 
 	alarm(TEST_TIMEOUT);
-	ktap_plan(3);
+	ksft_print_header();
+	ksft_set_plan(3);
 	ret = syscall(SLOT, CLONE_NEWUTS, "/bin/true", (char *[]){ "true", NULL }, environ);
-	ktap_result(ret == -1 && errno == ENOSYS, "%s: default slot %d answers ENOSYS (errno %d)",
-		    ABI, SLOT, errno);
+	ksft_test_result(ret == -1 && errno == ENOSYS, "%s: default slot %d answers ENOSYS (errno %d)",
+			 ABI, SLOT, errno);
 
 	ret = execns(CLONE_NEWUTS, "/bin/true", (char *[]){ "true", NULL }, environ);
-	ktap_result(ret == -1 && errno == ENOSYS, "%s: libexecns returns ENOSYS (errno %d)", ABI, errno);
+	ksft_test_result(ret == -1 && errno == ENOSYS, "%s: libexecns returns ENOSYS (errno %d)", ABI, errno);
 
 	if (pipe(p))
 		return 1;
@@ -41,9 +42,9 @@ int main(void)
 	close(p[1]);
 	read_all(p[0], out, sizeof(out));
 	waitpid(pid, &status, 0);
-	ktap_diag("execns says: %s", strtok(out, "\n") ? out : "(nothing)");
-	ktap_result(WIFEXITED(status) && WEXITSTATUS(status) == 125 && strstr(out, "not loaded") &&
-		    !strchr(out, '\n'),
-		    "the CLI exits 125 with one line saying the module is not loaded");
-	return ktap_finish();
+	ksft_print_msg("execns says: %s\n", strtok(out, "\n") ? out : "(nothing)");
+	ksft_test_result(WIFEXITED(status) && WEXITSTATUS(status) == 125 && strstr(out, "not loaded") &&
+			 !strchr(out, '\n'),
+			 "the CLI exits 125 with one line saying the module is not loaded");
+	ksft_finished();
 }

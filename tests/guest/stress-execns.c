@@ -26,8 +26,8 @@
 #include <time.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include "guest-util.h"
-#include "ktap.h"
+#include "lib/child.h"
+#include "lib/ns.h"
 
 #define SELF		"/usr/local/bin/stress-execns"
 #define STORM_NPROC	6	/* RLIMIT_NPROC of a fork storm */
@@ -324,29 +324,9 @@ static int make_holder(void)
 	return fd;
 }
 
-/*
- * One /proc/execns/stats value: a number, or for "hooks" 1 (armed) or 0
- * (disarmed); -1 when absent.  (stat_of() stops at the first line whose
- * value is not a number, and "hooks" is one.)
- */
-static long stat_of(const char *name)
-{
-	char line[128], key[32], val[32];
-	long v = -1;
-	FILE *f = fopen("/proc/execns/stats", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%31s %31s", key, val) == 2 && !strcmp(key, name))
-			v = !strcmp(val, "armed") ? 1 : !strcmp(val, "disarmed") ? 0 :
-			    strtol(val, NULL, 10);
-	if (f)
-		fclose(f);
-	return v;
-}
-
 static int hooks_armed(void)
 {
-	return stat_of("hooks") == 1;
+	return execns_stat("hooks") == 1;
 }
 
 static double now_s(void)
@@ -365,9 +345,9 @@ static double wait_disarmed(void)
 {
 	double t = now_s();
 
-	while ((stat_of("tables") || hooks_armed()) && now_s() - t < DISARM_SECS)
+	while ((execns_stat("tables") || hooks_armed()) && now_s() - t < DISARM_SECS)
 		usleep(2000);
-	if (stat_of("tables") || hooks_armed())
+	if (execns_stat("tables") || hooks_armed())
 		return -1;
 	return now_s() - t;
 }
@@ -388,7 +368,7 @@ static double wait_disarmed(void)
 
 static void disarm_proof(int n, unsigned int seed)
 {
-	long arms0 = stat_of("hook_arms"), arms = arms0, bad_make = 0, bad_disarm = 0, checks = 0;
+	long arms0 = execns_stat("hook_arms"), arms = arms0, bad_make = 0, bad_disarm = 0, checks = 0;
 	long bad_rearm = 0;
 	double t0 = now_s(), worst = 0, total = 0;
 	char *argv[] = { SELF, "nop", NULL };
@@ -418,35 +398,62 @@ static void disarm_proof(int n, unsigned int seed)
 		if (t < 0) {
 			if (bad_disarm++ < 5)
 				printf("# after table %d: hooks %sarmed, %ld tables, %d s on\n", i,
-				       hooks_armed() ? "" : "dis", stat_of("tables"), DISARM_SECS);
+				       hooks_armed() ? "" : "dis", execns_stat("tables"), DISARM_SECS);
 		} else {
 			total += t;
 			if (t > worst)
 				worst = t;
 		}
-		if (stat_of("hook_arms") <= arms && bad_rearm++ < 5)
+		if (execns_stat("hook_arms") <= arms && bad_rearm++ < 5)
 			printf("# after table %d: hook_arms %ld, as at the last check\n", i, arms);
-		arms = stat_of("hook_arms");
+		arms = execns_stat("hook_arms");
 		if (i % (CHECK_EVERY * 8) == 0)
 			printf("# %d tables, hook_arms %ld, %.0f s\n", i, arms, now_s() - t0);
 	}
 	if (!n) {
-		ktap_skip("TABLES is 0", "tables made and dropped");
-		ktap_skip("TABLES is 0", "hooks disarmed at each check");
+		ksft_test_result_code(KSFT_SKIP, "tables made and dropped", "TABLES is 0");
+		ksft_test_result_code(KSFT_SKIP, "hooks disarmed at each check", "TABLES is 0");
 		return;
 	}
-	ktap_result(!bad_make && !bad_rearm,
-		    "%d tables made and dropped; the hooks re-armed between each of %ld checks (hook_arms %ld -> %ld: %ld arm-disarm cycles); %ld failures",
-		    n, checks, arms0, arms, arms - arms0, bad_make + bad_rearm);
-	ktap_result(!bad_disarm,
-		    "at each check, no table and hooks disarmed within %d s (worst %.2f s, mean %.2f s; %ld late); %.0f s in all",
-		    DISARM_SECS, worst, checks ? total / checks : 0, bad_disarm, now_s() - t0);
+	ksft_test_result(!bad_make && !bad_rearm,
+			 "%d tables made and dropped; the hooks re-armed between each of %ld checks (hook_arms %ld -> %ld: %ld arm-disarm cycles); %ld failures",
+			 n, checks, arms0, arms, arms - arms0, bad_make + bad_rearm);
+	ksft_test_result(!bad_disarm,
+			 "at each check, no table and hooks disarmed within %d s (worst %.2f s, mean %.2f s; %ld late); %.0f s in all",
+			 DISARM_SECS, worst, checks ? total / checks : 0, bad_disarm, now_s() - t0);
 }
 
 static long slab_objects(void)
 {
 	return read_long("/sys/kernel/slab/execns_user/objects");
 }
+
+static int mode_hold(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return hold_main();
+}
+
+static int mode_link(int argc, char **argv)
+{
+	(void)argc;
+	return link_main(atoi(argv[2]), strtoul(argv[3], NULL, 10), atoi(argv[4]));
+}
+
+/* Mode "nop": a program that only starts and ends. */
+static int mode_nop(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
+static const struct child_mode modes[] = {
+	{ "hold", 0, mode_hold },
+	{ "link", 3, mode_link },
+	{ "nop", 0, mode_nop },
+};
 
 int main(int argc, char **argv)
 {
@@ -455,14 +462,9 @@ int main(int argc, char **argv)
 	pid_t pounder, *pids;
 	char line[128];
 
-	if (argc > 1 && !strcmp(argv[1], "hold"))
-		return hold_main();
 	/* the links' diagnostics must not sit in a buffer an _exit() drops */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc > 4 && !strcmp(argv[1], "link"))
-		return link_main(atoi(argv[2]), strtoul(argv[3], NULL, 10), atoi(argv[4]));
-	if (argc > 1 && !strcmp(argv[1], "nop"))
-		return 0;
+	CHILD_DISPATCH(modes, argc, argv);
 	if (argc > 1)
 		procs = atoi(argv[1]);
 	if (argc > 2)
@@ -474,15 +476,16 @@ int main(int argc, char **argv)
 	if (procs < 1 || iters < 1 || depth < 1 || ntables < 0)
 		return 2;
 
-	ktap_plan(8);
+	ksft_print_header();
+	ksft_set_plan(8);
 	slab0 = slab_objects();
-	if (!ktap_result(stat_of("tables") == 0 && stat_of("users") == 0 &&
-			 stat_of("hooks") == 0,
-			 "no table or module user_struct before the run, hooks disarmed"))
-		ktap_diag("tables %ld users %ld hooks %d", stat_of("tables"),
-			  stat_of("users"), hooks_armed());
+	if (!ksft_test_result(execns_stat("tables") == 0 && execns_stat("users") == 0 &&
+			      execns_stat("hooks") == 0,
+			      "no table or module user_struct before the run, hooks disarmed"))
+		ksft_print_msg("tables %ld users %ld hooks %d\n", execns_stat("tables"),
+			       execns_stat("users"), hooks_armed());
 	disarm_proof(ntables, 0xd15a);
-	ktap_diag("%d processes x %d chains of up to %d execns each", procs, iters, depth);
+	ksft_print_msg("%d processes x %d chains of up to %d execns each\n", procs, iters, depth);
 
 	holder = make_holder();
 	unlink("/tmp/stress-stop");
@@ -504,39 +507,39 @@ int main(int argc, char **argv)
 	for (int i = 0; i < procs; i++)
 		if (waitpid(pids[i], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 			bad++;
-	ktap_result(!bad, "%d workers: every chain ran and every failing execns failed as it should (%d workers with errors)",
-		    procs, bad);
+	ksft_test_result(!bad, "%d workers: every chain ran and every failing execns failed as it should (%d workers with errors)",
+			 procs, bad);
 
-	write_file("/tmp/stress-stop", "1");
+	write_file("/tmp/stress-stop", "1", 0644);
 	if (read(p[0], line, sizeof(line) - 1) > 0) {
 		line[sizeof(line) - 1] = '\0';
 		sscanf(line, "%ld %ld %ld", &tries, &ok, &other);
 	}
 	waitpid(pounder, NULL, 0);
-	ktap_result(holder >= 0 && tries > 0 && ok == 0 && other == 0 &&
-		    access("/sys/module/execns", F_OK) == 0,
-		    "%ld concurrent rmmod attempts all refused while a table lived (%ld succeeded, %ld odd errnos)",
-		    tries, ok, other);
+	ksft_test_result(holder >= 0 && tries > 0 && ok == 0 && other == 0 &&
+			 access("/sys/module/execns", F_OK) == 0,
+			 "%ld concurrent rmmod attempts all refused while a table lived (%ld succeeded, %ld odd errnos)",
+			 tries, ok, other);
 
 	if (holder >= 0)
 		close(holder);
 	for (int i = 0; i < 200; i++) {
-		tables = stat_of("tables");
-		users = stat_of("users");
-		ucounts = stat_of("ucounts");
+		tables = execns_stat("tables");
+		users = execns_stat("users");
+		ucounts = execns_stat("ucounts");
 		if (!tables && !users && !ucounts && !hooks_armed())
 			break;
 		usleep(100000);
 	}
 	slab1 = slab_objects();
-	ktap_result(tables == 0 && users == 0 && ucounts == 0 && stat_of("hooks") == 0,
-		    "no table, user_struct or ucounts left behind, hooks disarmed (tables %ld, users %ld, ucounts %ld, hook_arms %ld; execns_user slab objects %ld before, %ld after)",
-		    tables, users, ucounts, stat_of("hook_arms"), slab0, slab1);
+	ksft_test_result(tables == 0 && users == 0 && ucounts == 0 && execns_stat("hooks") == 0,
+			 "no table, user_struct or ucounts left behind, hooks disarmed (tables %ld, users %ld, ucounts %ld, hook_arms %ld; execns_user slab objects %ld before, %ld after)",
+			 tables, users, ucounts, execns_stat("hook_arms"), slab0, slab1);
 
 	for (int i = 0; i < 100 && access("/sys/module/execns", F_OK) == 0; i++)
 		if (syscall(SYS_delete_module, "execns", O_NONBLOCK))
 			usleep(100000);
-	ktap_result(access("/sys/module/execns", F_OK) != 0, "the module unloads afterwards");
+	ksft_test_result(access("/sys/module/execns", F_OK) != 0, "the module unloads afterwards");
 
 	{
 		FILE *f = popen("dmesg | grep -E 'Oops|(^|[^A-Z_])BUG|WARNING:|Call Trace|refcount_t:|corruption|Poison|Redzone|general protection|double free|use-after-free|Object padding'", "r");
@@ -548,7 +551,7 @@ int main(int argc, char **argv)
 		}
 		if (f)
 			pclose(f);
-		ktap_result(n == 0, "kernel log clean under slub_debug (%d suspicious lines)", n);
+		ksft_test_result(n == 0, "kernel log clean under slub_debug (%d suspicious lines)", n);
 	}
-	return ktap_finish();
+	ksft_finished();
 }

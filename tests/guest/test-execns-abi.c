@@ -6,13 +6,15 @@
  * pointers).  The call works, argv and envp arrive intact, and errors come
  * back as errno with the caller unchanged.
  */
-#include "util.h"
+#include "lib/report.h"
 
 #if defined(__i386__)
 #define ABI "i386"
 #else
 #define ABI "x86_64"
 #endif
+
+static const struct child_mode modes[] = { CHILD_MODE_REPORT };
 
 int main(int argc, char **argv)
 {
@@ -22,36 +24,36 @@ int main(int argc, char **argv)
 	int err, st;
 	long ret;
 
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return report_main(argc, argv);
+	CHILD_DISPATCH(modes, argc, argv);
 	alarm(TEST_TIMEOUT);
 
-	ktap_plan(6);
-	ktap_diag("%s caller, syscall number %ld", ABI, execns_nr());
+	ksft_print_header();
+	ksft_set_plan(6);
+	ksft_print_msg("%s caller, syscall number %ld\n", ABI, execns_nr());
 	snapshot(&before);
 
 	st = spawn_report_prep(CLONE_NEWUTS | CLONE_NEWIPC, (const char *[]){ "x", "y", NULL },
 			       NULL, NULL, &r, &err, &pid);
-	ktap_result(exited_ok(st) && r.ok && r.pid == pid && !strcmp(r.fds, "0,1,2") &&
-		    ns_match(r.ns, before.ns, CLONE_NEWUTS | CLONE_NEWIPC, "new program"),
-		    "%s: execns(CLONE_NEWUTS|CLONE_NEWIPC) runs the program in new namespaces (errno %d)",
-		    ABI, err);
-	ktap_result(r.argc == 4 && !strcmp(r.env, "report-env"),
-		    "%s: argv (%d arguments) and envp (%s) arrive as given", ABI, r.argc, r.env);
+	ksft_test_result(exited_ok(st) && r.ok && r.pid == pid && !strcmp(r.fds, "0,1,2") &&
+			 ns_match(r.ns, before.ns, CLONE_NEWUTS | CLONE_NEWIPC, "new program"),
+			 "%s: execns(CLONE_NEWUTS|CLONE_NEWIPC) runs the program in new namespaces (errno %d)",
+			 ABI, err);
+	ksft_test_result(r.argc == 4 && !strcmp(r.env, "report-env"),
+			 "%s: argv (%d arguments) and envp (%s) arrive as given", ABI, r.argc, r.env);
 
 	ret = raw_execns(NS_PREPARED, "/no/such/program", (char *[]){ "x", NULL }, environ);
-	ktap_result(ret == -1 && errno == ENOENT, "%s: ENOENT comes back (%ld, errno %d)", ABI, ret, errno);
+	ksft_test_result(ret == -1 && errno == ENOENT, "%s: ENOENT comes back (%ld, errno %d)", ABI, ret, errno);
 
 	ret = raw_execns(NS_PREPARED | CLONE_VM, "/proc/self/exe", (char *[]){ "x", NULL }, environ);
-	ktap_result(ret == -1 && errno == EINVAL, "%s: EINVAL for an unknown flag (%ld, errno %d)",
-		    ABI, ret, errno);
+	ksft_test_result(ret == -1 && errno == EINVAL, "%s: EINVAL for an unknown flag (%ld, errno %d)",
+			 ABI, ret, errno);
 
 	ret = raw_execns(NS_PREPARED, "/proc/self/exe", (char *[]){ "x", (char *)8, NULL }, environ);
-	ktap_result(ret == -1 && errno == EFAULT, "%s: EFAULT for a bad argv[1] (%ld, errno %d)",
-		    ABI, ret, errno);
+	ksft_test_result(ret == -1 && errno == EFAULT, "%s: EFAULT for a bad argv[1] (%ld, errno %d)",
+			 ABI, ret, errno);
 
 	snapshot(&after);
-	ktap_result(same_state(&before, &after, ABI " caller"),
-		    "%s: the caller is unchanged after the failures", ABI);
-	return ktap_finish();
+	ksft_test_result(same_state(&before, &after, ABI " caller"),
+			 "%s: the caller is unchanged after the failures", ABI);
+	ksft_finished();
 }

@@ -12,7 +12,9 @@
  * finit_module(2) unless the kernel already has the filesystem.
  */
 #include <sys/auxv.h>
-#include "util.h"
+#include <sys/mount.h>
+#include "lib/child.h"
+#include "lib/state.h"
 
 #define MNT	"/proc/sys/fs/binfmt_misc"
 #define KO	"/lib/modules/extra/binfmt_misc.ko"
@@ -119,7 +121,7 @@ static void remove_entry(const char *name)
 
 	snprintf(path, sizeof(path), MNT "/%s", name);
 	if (!access(path, F_OK) && put(path, "-1"))
-		ktap_diag("removing %s: %s", path, strerror(errno));
+		ksft_print_msg("removing %s: %s\n", path, strerror(errno));
 }
 
 /*
@@ -165,10 +167,10 @@ static void check(const char *what, const char *prog, bool use_execns, bool want
 	key(out, "execfd_open", open_, sizeof(open_));
 	key(out, "execfd_is_binary", same, sizeof(same));
 	key(out, "others", others, sizeof(others));
-	ktap_result(exited_ok(st) && atoi(fd) > 2 && !strcmp(open_, "1") && !strcmp(same, "1") &&
-		    (want_others ? strcmp(others, "none") != 0 : !strcmp(others, "none")),
-		    "%s: the interpreter's AT_EXECFD %s is open and is the binary; other fds above 2: %s",
-		    what, fd[0] ? fd : "(none)", others[0] ? others : "?");
+	ksft_test_result(exited_ok(st) && atoi(fd) > 2 && !strcmp(open_, "1") && !strcmp(same, "1") &&
+			 (want_others ? strcmp(others, "none") != 0 : !strcmp(others, "none")),
+			 "%s: the interpreter's AT_EXECFD %s is open and is the binary; other fds above 2: %s",
+			 what, fd[0] ? fd : "(none)", others[0] ? others : "?");
 }
 
 int main(int argc, char **argv)
@@ -182,22 +184,23 @@ int main(int argc, char **argv)
 	alarm(TEST_TIMEOUT);
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[n > 0 ? n : 0] = '\0';
-	ktap_plan(4);
+	ksft_print_header();
+	ksft_set_plan(4);
 
 	ret = setup(why, sizeof(why));
 	if (ret > 0) {
 		for (int i = 0; i < 4; i++)
-			ktap_skip(why, "binfmt_misc");
-		return ktap_finish();
+			ksft_test_result_code(KSFT_SKIP, "binfmt_misc", "%s", why);
+		ksft_finished();
 	}
-	if (!ktap_result(!ret, "binfmt_misc is mounted on %s%s%s", MNT, why[0] ? ": " : "", why))
+	if (!ksft_test_result(!ret, "binfmt_misc is mounted on %s%s%s", MNT, why[0] ? ": " : "", why))
 		goto out;
 	remove_entry("execns-o");
 	remove_entry("execns-c");
 	if (write_file(PROG_O, "not an ELF file\n", 0755) ||
 	    write_file(PROG_C, "not an ELF file\n", 0755) ||
 	    add_entry("execns-o", "xnso", "O") || add_entry("execns-c", "xnsc", "C")) {
-		ktap_diag("cannot set up the entries or the files: %s", strerror(errno));
+		ksft_print_msg("cannot set up the entries or the files: %s\n", strerror(errno));
 		goto out;
 	}
 
@@ -210,5 +213,5 @@ out:
 	remove_entry("execns-c");
 	unlink(PROG_O);
 	unlink(PROG_C);
-	return ktap_finish();
+	ksft_finished();
 }

@@ -12,7 +12,11 @@
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <time.h>
-#include "util.h"
+#include <sys/prctl.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include "lib/child.h"
+#include "lib/ns.h"
 
 #define CLI "/usr/local/bin/execns"
 #define SELF "/usr/local/bin/test-execns-cli"
@@ -142,42 +146,42 @@ static void test_namespaces(char *out, size_t len)
 		 out, len);
 	snprintf(uts, sizeof(uts), "uts:[%lu]", my_uts);
 	gethostname(host, sizeof(host) - 1);
-	ktap_result(st == 0 && strstr(out, "cli-inner") && strstr(out, "uts:[") && !strstr(out, uts) &&
-		    strcmp(host, "cli-inner"),
-		    "--uts: sh (found on PATH) runs in a new UTS namespace; the caller's host name stays %s", host);
+	ksft_test_result(st == 0 && strstr(out, "cli-inner") && strstr(out, "uts:[") && !strstr(out, uts) &&
+			 strcmp(host, "cli-inner"),
+			 "--uts: sh (found on PATH) runs in a new UTS namespace; the caller's host name stays %s", host);
 
 	st = run((char *[]){ CLI, "-i", "sh", "-c", "readlink /proc/self/ns/ipc; readlink /proc/self/ns/uts", NULL },
 		 out, len);
 	snprintf(uts, sizeof(uts), "ipc:[%lu]", my_ipc);
 	snprintf(other, sizeof(other), "uts:[%lu]", my_uts);
-	ktap_result(st == 0 && strstr(out, "ipc:[") && !strstr(out, uts) && strstr(out, other),
-		    "-i is the IPC namespace, and only that");
+	ksft_test_result(st == 0 && strstr(out, "ipc:[") && !strstr(out, uts) && strstr(out, other),
+			 "-i is the IPC namespace, and only that");
 
 	st = run((char *[]){ CLI, "--uid-table", "sh", "-c", "cat /proc/execns/self", NULL }, out, len);
-	ktap_result(st == 0 && atol(out) > 0, "-t/--uid-table starts the program in a new uid table (%ld)", atol(out));
+	ksft_test_result(st == 0 && atol(out) > 0, "-t/--uid-table starts the program in a new uid table (%ld)", atol(out));
 
 	/* Counted at allocation: live tables go only after an RCU grace period. */
 	allocs = stat_of("user_allocs");
 	st = run((char *[]){ CLI, "-u", "sh", "-c", "hostname cli-trap", NULL }, out, len);
 	ok = one_line(out);
 	gethostname(host, sizeof(host) - 1);
-	ktap_result(st == 125 && ok && strstr(out, "--uts") && strstr(out, "--uid-table") &&
-		    strcmp(host, "cli-trap") && stat_of("user_allocs") == allocs,
-		    "-u: 125, one line naming --uts and --uid-table, nothing run (%s)", out);
+	ksft_test_result(st == 125 && ok && strstr(out, "--uts") && strstr(out, "--uid-table") &&
+			 strcmp(host, "cli-trap") && stat_of("user_allocs") == allocs,
+			 "-u: 125, one line naming --uts and --uid-table, nothing run (%s)", out);
 
 	st = run((char *[]){ CLI, "--user", "true", NULL }, out, len);
 	ok = one_line(out);
-	ktap_result(st == 125 && ok && strstr(out, "--uid-table"),
-		    "--user: 125 and one line pointing at --uid-table (%s)", out);
+	ksft_test_result(st == 125 && ok && strstr(out, "--uid-table"),
+			 "--user: 125 and one line pointing at --uid-table (%s)", out);
 
 	st = run((char *[]){ CLI, "-u", "--seed-compat", "sh", "-c", "cat /proc/execns/self; hostname", NULL },
 		 out, len);
-	ktap_result(st == 0 && atol(out) > 0, "--seed-compat: -u is the uid table again (%ld)", atol(out));
+	ksft_test_result(st == 0 && atol(out) > 0, "--seed-compat: -u is the uid table again (%ld)", atol(out));
 
 	st = run((char *[]){ CLI, "--map-root-user", "true", NULL }, out, len);
 	ok = one_line(out);
-	ktap_result(st == 125 && ok && strstr(out, "does not apply"),
-		    "--map-root-user: 125, does not apply (%s)", out);
+	ksft_test_result(st == 125 && ok && strstr(out, "does not apply"),
+			 "--map-root-user: 125, does not apply (%s)", out);
 }
 
 static void test_errors(char *out, size_t len)
@@ -185,52 +189,52 @@ static void test_errors(char *out, size_t len)
 	int st, ok;
 
 	st = run((char *[]){ CLI, "sh", "-c", "exit 7", NULL }, out, len);
-	ktap_result(st == 7, "the program's exit status passes through (%d)", st);
+	ksft_test_result(st == 7, "the program's exit status passes through (%d)", st);
 
 	st = run((char *[]){ CLI, "--ipc", "ls", "-d", "/", NULL }, out, len);
-	ktap_result(st == 0 && !strcmp(out, "/\n"), "the program's own options (-d) pass through");
+	ksft_test_result(st == 0 && !strcmp(out, "/\n"), "the program's own options (-d) pass through");
 
 	st = run((char *[]){ CLI, "--uts", "no-such-program-xyz", NULL }, out, len);
 	ok = one_line(out);
-	ktap_result(st == 127 && ok, "not found: 127 and one line (%s)", out);
+	ksft_test_result(st == 127 && ok, "not found: 127 and one line (%s)", out);
 
 	write_file("/tmp/execns-cli-noexec", "#!/bin/sh\n", 0644);
 	st = run((char *[]){ CLI, "/tmp/execns-cli-noexec", NULL }, out, len);
 	ok = one_line(out);
-	ktap_result(st == 126 && ok, "not executable: 126 and one line (%s)", out);
+	ksft_test_result(st == 126 && ok, "not executable: 126 and one line (%s)", out);
 
 	st = run_prep((char *[]){ CLI, "--uts", "true", NULL }, PREP_NOBODY, out, len);
 	ok = one_line(out);
-	ktap_result(st == 125 && ok && strstr(out, "CAP_SYS_ADMIN"),
-		    "unprivileged --uts: 125 and one line (%s)", out);
+	ksft_test_result(st == 125 && ok && strstr(out, "CAP_SYS_ADMIN"),
+			 "unprivileged --uts: 125 and one line (%s)", out);
 
 	st = run((char *[]){ CLI, "--bogus", "true", NULL }, out, len);
 	ok = one_line(out);
-	ktap_result(st == 125 && ok && strstr(out, "unrecognized"),
-		    "an unknown option: 125, getopt's one line (%s)", out);
+	ksft_test_result(st == 125 && ok && strstr(out, "unrecognized"),
+			 "an unknown option: 125, getopt's one line (%s)", out);
 
 	st = run((char *[]){ CLI, "--u", "true", NULL }, out, len);
 	ok = one_line(out);
-	ktap_result(st == 125 && ok && strstr(out, "ambiguous"),
-		    "an ambiguous option: 125, getopt's detail (%s)", out);
+	ksft_test_result(st == 125 && ok && strstr(out, "ambiguous"),
+			 "an ambiguous option: 125, getopt's detail (%s)", out);
 
 	st = run((char *[]){ CLI, "--fork=yes", "true", NULL }, out, len);
 	ok = one_line(out);
-	ktap_result(st == 125 && ok && strstr(out, "argument"),
-		    "an unexpected argument: 125, getopt's detail (%s)", out);
+	ksft_test_result(st == 125 && ok && strstr(out, "argument"),
+			 "an unexpected argument: 125, getopt's detail (%s)", out);
 
 	st = run((char *[]){ CLI, "-i", "", NULL }, out, len);
 	ok = one_line(out);
-	ktap_result(st == 125 && ok && strstr(out, "empty"), "an empty program name: 125 (%s)", out);
+	ksft_test_result(st == 125 && ok && strstr(out, "empty"), "an empty program name: 125 (%s)", out);
 
 	st = run_prep((char *[]){ CLI, "-i", "true", NULL }, PREP_SECCOMP, out, len);
 	ok = one_line(out);
 	if (st == 97)	/* the filter could not be installed */
-		ktap_skip("this kernel has no seccomp filters (CONFIG_SECCOMP_FILTER)",
-			  "ENOSYS under a seccomp filter, module loaded: blamed on seccomp");
+		ksft_test_result_code(KSFT_SKIP, "ENOSYS under a seccomp filter, module loaded: blamed on seccomp",
+				      "this kernel has no seccomp filters (CONFIG_SECCOMP_FILTER)");
 	else
-		ktap_result(st == 125 && ok && strstr(out, "seccomp"),
-			    "ENOSYS under a seccomp filter, module loaded: blamed on seccomp (%s)", out);
+		ksft_test_result(st == 125 && ok && strstr(out, "seccomp"),
+				 "ENOSYS under a seccomp filter, module loaded: blamed on seccomp (%s)", out);
 }
 
 /* -m -t from a process sharing its fs_struct (CLONE_FS): EINVAL, said so. */
@@ -257,9 +261,9 @@ static void test_einval(char *out, size_t len)
 		waitpid(pid, &status, 0);
 	read_text("/tmp/execns-cli-fs.out", out, len);
 	ok = one_line(out);
-	ktap_result(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 125 && ok &&
-		    strstr(out, "CLONE_FS") && !strstr(out, "support"),
-		    "EINVAL with -m -t (shared fs_struct): the real cause, one line (%s)", out);
+	ksft_test_result(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 125 && ok &&
+			 strstr(out, "CLONE_FS") && !strstr(out, "support"),
+			 "EINVAL with -m -t (shared fs_struct): the real cause, one line (%s)", out);
 }
 
 static void test_path_once(char *out, size_t len)
@@ -271,15 +275,15 @@ static void test_path_once(char *out, size_t len)
 	before = stat_of("user_allocs");
 	st = run((char *[]){ CLI, "-t", "-H", "true", NULL }, out, len);
 	after = stat_of("user_allocs");
-	ktap_result(st == 0 && after - before == 1,
-		    "PATH with 3 misses: one execns call, one uid table (%ld user_structs)", after - before);
+	ksft_test_result(st == 0 && after - before == 1,
+			 "PATH with 3 misses: one execns call, one uid table (%ld user_structs)", after - before);
 
 	before = after;
 	st = run((char *[]){ CLI, "-t", "-H", "no-such-program-xyz", NULL }, out, len);
 	after = stat_of("user_allocs");
 	run_path = NULL;
-	ktap_result(st == 127 && after == before,
-		    "a program on no PATH entry: 127 before any table is made (%ld)", after - before);
+	ksft_test_result(st == 127 && after == before,
+			 "a program on no PATH entry: 127 before any table is made (%ld)", after - before);
 }
 
 static void test_fork(char *out, size_t len)
@@ -289,13 +293,13 @@ static void test_fork(char *out, size_t len)
 
 	st = run((char *[]){ CLI, "-p", "-f", "sh", "-c", "echo $$; readlink /proc/self/ns/pid_for_children", NULL },
 		 out, len);
-	ktap_result(st == 0 && atoi(out) == 1, "-p --fork: the program is PID 1 (%d)", atoi(out));
+	ksft_test_result(st == 0 && atoi(out) == 1, "-p --fork: the program is PID 1 (%d)", atoi(out));
 
 	st = run((char *[]){ CLI, "-f", "sh", "-c", "exit 3", NULL }, out, len);
-	ktap_result(st == 3, "--fork: the program's exit status (%d)", st);
+	ksft_test_result(st == 3, "--fork: the program's exit status (%d)", st);
 
 	st = run((char *[]){ CLI, "-f", "sh", "-c", "kill -TERM $$", NULL }, out, len);
-	ktap_result(st == 128 + SIGTERM, "--fork: the program's fatal signal is re-raised (%d)", st);
+	ksft_test_result(st == 128 + SIGTERM, "--fork: the program's fatal signal is re-raised (%d)", st);
 
 	/* [0]: --kill-child; [1]: without, the control. */
 	for (i = 0; i < 2; i++) {
@@ -330,8 +334,8 @@ static void test_fork(char *out, size_t len)
 		if (prog > 0)
 			kill(prog, SIGKILL);
 	}
-	ktap_result(gone[0] && !gone[1],
-		    "--kill-child=TERM: the program dies with execns (and, without it, lives on)");
+	ksft_test_result(gone[0] && !gone[1],
+			 "--kill-child=TERM: the program dies with execns (and, without it, lives on)");
 }
 
 static void test_mounts(char *out, size_t len)
@@ -343,14 +347,14 @@ static void test_mounts(char *out, size_t len)
 	st = run((char *[]){ CLI, "-p", "-f", "--mount-proc", "sh", "-c", "readlink /proc/self; ls /proc/1/ns >/dev/null && echo one", NULL },
 		 out, len);
 	readlink("/proc/self", self, sizeof(self) - 1);
-	ktap_result(st == 0 && atoi(out) > 0 && atoi(out) < 10 && strstr(out, "one") && atoi(self) == getpid(),
-		    "--mount-proc: the new PID namespace's proc inside (self %d), the caller's unchanged", atoi(out));
+	ksft_test_result(st == 0 && atoi(out) > 0 && atoi(out) < 10 && strstr(out, "one") && atoi(self) == getpid(),
+			 "--mount-proc: the new PID namespace's proc inside (self %d), the caller's unchanged", atoi(out));
 
 	/* A shared mount in the caller's mount namespace. */
 	mkdir(PROPDIR, 0755);
 	if (mount("tmpfs", PROPDIR, "tmpfs", 0, NULL) || mount(NULL, PROPDIR, NULL, MS_SHARED, NULL)) {
-		ktap_skip("cannot make a shared tmpfs", "--propagation (default private)");
-		ktap_skip("cannot make a shared tmpfs", "--propagation shared");
+		ksft_test_result_code(KSFT_SKIP, "--propagation (default private)", "cannot make a shared tmpfs");
+		ksft_test_result_code(KSFT_SKIP, "--propagation shared", "cannot make a shared tmpfs");
 		return;
 	}
 	st = run((char *[]){ CLI, "-m", "sh", "-c", "mkdir -p " PROPDIR "/x && mount -t tmpfs t " PROPDIR "/x && cat /proc/self/mountinfo", NULL },
@@ -358,14 +362,14 @@ static void test_mounts(char *out, size_t len)
 	mount_tags(out, PROPDIR, in, sizeof(in));
 	read_text("/proc/self/mountinfo", host, sizeof(host));
 	mount_tags(host, PROPDIR, tags, sizeof(tags));
-	ktap_result(st == 0 && !strstr(in, "shared:") && strstr(tags, "shared:") &&
-		    !strstr(host, PROPDIR "/x "),
-		    "-m: private inside ('%s'), the caller's mount still '%s', nothing propagated back", in, tags);
+	ksft_test_result(st == 0 && !strstr(in, "shared:") && strstr(tags, "shared:") &&
+			 !strstr(host, PROPDIR "/x "),
+			 "-m: private inside ('%s'), the caller's mount still '%s', nothing propagated back", in, tags);
 
 	st = run((char *[]){ CLI, "-m", "--propagation", "shared", "sh", "-c", "cat /proc/self/mountinfo", NULL },
 		 out, len);
 	mount_tags(out, PROPDIR, in, sizeof(in));
-	ktap_result(st == 0 && strstr(in, "shared:"), "--propagation shared: shared inside ('%s')", in);
+	ksft_test_result(st == 0 && strstr(in, "shared:"), "--propagation shared: shared inside ('%s')", in);
 
 	umount2(PROPDIR "/x", MNT_DETACH);
 	umount2(PROPDIR, MNT_DETACH);
@@ -380,8 +384,8 @@ static void test_creds_time_dirs(char *out, size_t len)
 
 	st = run((char *[]){ CLI, "-H", "-S", "65534", "-G", "65533", "sh", "-c", "echo $(id -u) $(id -g) $(id -G)", NULL },
 		 out, len);
-	ktap_result(st == 0 && !strcmp(out, "65534 65533 65533\n"),
-		    "--setuid/--setgid: uid, gid and no other groups (%.*s)", (int)strcspn(out, "\n"), out);
+	ksft_test_result(st == 0 && !strcmp(out, "65534 65533 65533\n"),
+			 "--setuid/--setgid: uid, gid and no other groups (%.*s)", (int)strcspn(out, "\n"), out);
 
 	read_text("/proc/uptime", buf, sizeof(buf));
 	up = atof(buf);
@@ -392,23 +396,23 @@ static void test_creds_time_dirs(char *out, size_t len)
 	{
 		double in_up = atof(out), in_mono = atof(strchr(out, '\n') ? strchr(out, '\n') + 1 : "");
 
-		ktap_result(st == 0 && in_up > up - 6 && in_up < up - 4 + 30 &&
-			    in_mono > mono + 999 && in_mono < mono + 1000 + 30,
-			    "--monotonic 1000 --boottime -5: seen by the program (uptime %.0f -> %.0f, monotonic %.0f -> %.0f)",
-			    up, in_up, mono, in_mono);
+		ksft_test_result(st == 0 && in_up > up - 6 && in_up < up - 4 + 30 &&
+				 in_mono > mono + 999 && in_mono < mono + 1000 + 30,
+				 "--monotonic 1000 --boottime -5: seen by the program (uptime %.0f -> %.0f, monotonic %.0f -> %.0f)",
+				 up, in_up, mono, in_mono);
 	}
 
 	st = run((char *[]){ CLI, "--wd", "/tmp", SELF, "cwd", NULL }, out, len);
-	ktap_result(st == 0 && !strcmp(out, "/tmp\n"), "--wd /tmp: the program starts there (%.*s)",
-		    (int)strcspn(out, "\n"), out);
+	ksft_test_result(st == 0 && !strcmp(out, "/tmp\n"), "--wd /tmp: the program starts there (%.*s)",
+			 (int)strcspn(out, "\n"), out);
 
 	mkdir(ROOTDIR, 0755);
 	mkdir(ROOTDIR "/sub", 0755);
 	st = -1;
 	if (!system("cp " SELF " " ROOTDIR "/prog"))
 		st = run((char *[]){ CLI, "--root", ROOTDIR, "--wd", "/sub", "/prog", "cwd", NULL }, out, len);
-	ktap_result(st == 0 && !strcmp(out, "/sub\n"),
-		    "--root --wd: the program runs in the new root, in /sub (%.*s)", (int)strcspn(out, "\n"), out);
+	ksft_test_result(st == 0 && !strcmp(out, "/sub\n"),
+			 "--root --wd: the program runs in the new root, in /sub (%.*s)", (int)strcspn(out, "\n"), out);
 }
 
 static void test_which_version(char *out, size_t len)
@@ -417,41 +421,60 @@ static void test_which_version(char *out, size_t len)
 	int st, ok;
 
 	st = run((char *[]){ CLI, "-t", "sh", "-c", "execns --which $$; cat /proc/execns/self", NULL }, out, len);
-	ktap_result(st == 0 && atol(out) > 0 && strchr(out, '\n') && atol(out) == atol(strchr(out, '\n') + 1),
-		    "--which PID: the table of a process in a new table (%ld)", atol(out));
+	ksft_test_result(st == 0 && atol(out) > 0 && strchr(out, '\n') && atol(out) == atol(strchr(out, '\n') + 1),
+			 "--which PID: the table of a process in a new table (%ld)", atol(out));
 
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	st = run((char *[]){ CLI, "--which", pid, NULL }, out, len);
-	ktap_result(st == 0 && !strcmp(out, "0\n"), "--which PID: 0 for a process in the kernel's table");
+	ksft_test_result(st == 0 && !strcmp(out, "0\n"), "--which PID: 0 for a process in the kernel's table");
 
 	st = run((char *[]){ CLI, "--which", "999999", NULL }, out, len);
 	ok = one_line(out);
-	ktap_result(st == 125 && ok, "--which of no process: 125 and one line (%s)", out);
+	ksft_test_result(st == 125 && ok, "--which of no process: 125 and one line (%s)", out);
 
 	read_text("/sys/module/execns/version", mod, sizeof(mod));
 	mod[strcspn(mod, "\n")] = '\0';
 	snprintf(want, sizeof(want), "execns %s\nmodule %s\n", mod, mod);
 	st = run((char *[]){ CLI, "--version", NULL }, out, len);
-	ktap_result(st == 0 && *mod && !strcmp(out, want),
-		    "--version: the CLI's and the loaded module's, one version (%s)", mod);
+	ksft_test_result(st == 0 && *mod && !strcmp(out, want),
+			 "--version: the CLI's and the loaded module's, one version (%s)", mod);
 }
+
+/* Mode "clock": the monotonic clock's seconds. */
+static int mode_clock(int argc, char **argv)
+{
+	struct timespec ts;
+
+	(void)argc;
+	(void)argv;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	printf("%ld\n", (long)ts.tv_sec);
+	return 0;
+}
+
+/* Mode "cwd": the working directory. */
+static int mode_cwd(int argc, char **argv)
+{
+	char cwd[256];
+
+	(void)argc;
+	(void)argv;
+	return puts(getcwd(cwd, sizeof(cwd)) ? cwd : "?") < 0;
+}
+
+static const struct child_mode modes[] = {
+	{ "clock", 0, mode_clock },
+	{ "cwd", 0, mode_cwd },
+};
 
 int main(int argc, char *argv[])
 {
 	static char out[16384];
-	struct timespec ts;
-	char cwd[256];
 
-	if (argc > 1 && !strcmp(argv[1], "clock")) {
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		printf("%ld\n", (long)ts.tv_sec);
-		return 0;
-	}
-	if (argc > 1 && !strcmp(argv[1], "cwd"))
-		return puts(getcwd(cwd, sizeof(cwd)) ? cwd : "?") < 0;
-
+	CHILD_DISPATCH(modes, argc, argv);
 	alarm(TEST_TIMEOUT);
-	ktap_plan(35);
+	ksft_print_header();
+	ksft_set_plan(35);
 	test_namespaces(out, sizeof(out));
 	test_errors(out, sizeof(out));
 	test_einval(out, sizeof(out));
@@ -460,5 +483,5 @@ int main(int argc, char *argv[])
 	test_mounts(out, sizeof(out));
 	test_creds_time_dirs(out, sizeof(out));
 	test_which_version(out, sizeof(out));
-	return ktap_finish();
+	ksft_finished();
 }

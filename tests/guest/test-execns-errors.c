@@ -12,7 +12,8 @@
 #include <linux/capability.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include "util.h"
+#include <sys/prctl.h>
+#include "lib/report.h"
 
 #define F		NS_PREPARED
 #define PROBE		"/tmp/execns-errors-probe"
@@ -110,7 +111,7 @@ static void run_fail_case(const struct fail_case *c)
 	pid_t pid;
 
 	if (c->skip) {
-		ktap_skip(c->skip, "%s", c->name);
+		ksft_test_result_code(KSFT_SKIP, c->name, "%s", c->skip);
 		return;
 	}
 	if (pipe(p))
@@ -132,10 +133,10 @@ static void run_fail_case(const struct fail_case *c)
 	memset(&r, 0, sizeof(r));
 	parse_report(&r, text, 0);
 	if (WIFEXITED(status) && WEXITSTATUS(status) > 90)
-		ktap_diag("the test's own setup failed (%d)", WEXITSTATUS(status));
-	ktap_result(exited_ok(status) && r.ok && r.pid == pid && !strcmp(r.fds, "0,1,2") &&
-		    ns_match(r.ns, caller_ns, then, "the following execns"),
-		    "%s; caller intact and still working", c->name);
+		ksft_print_msg("the test's own setup failed (%d)\n", WEXITSTATUS(status));
+	ksft_test_result(exited_ok(status) && r.ok && r.pid == pid && !strcmp(r.fds, "0,1,2") &&
+			 ns_match(r.ns, caller_ns, then, "the following execns"),
+			 "%s; caller intact and still working", c->name);
 }
 
 /* --- setups run in the child ------------------------------------------------ */
@@ -281,15 +282,17 @@ static void test_no_leak(void *unmapped, char **one_big)
 			usleep(100000);
 		}
 		if (before[k] < 0 || after[k] != before[k]) {
-			ktap_diag("%s namespaces: %ld before, %ld after", counted[k].name,
-				  before[k], after[k]);
+			ksft_print_msg("%s namespaces: %ld before, %ld after\n", counted[k].name,
+				       before[k], after[k]);
 			ok = 0;
 		}
 	}
-	ktap_result(exited_ok(status) && ok,
-		    "100 failing calls (ENOENT, EFAULT, E2BIG) drop what they prepared: %ld mnt and %ld uts namespaces before and after",
-		    before[0], before[1]);
+	ksft_test_result(exited_ok(status) && ok,
+			 "100 failing calls (ENOENT, EFAULT, E2BIG) drop what they prepared: %ld mnt and %ld uts namespaces before and after",
+			 before[0], before[1]);
 }
+
+static const struct child_mode modes[] = { CHILD_MODE_REPORT };
 
 int main(int argc, char **argv)
 {
@@ -300,8 +303,7 @@ int main(int argc, char **argv)
 	const char *noexec_skip = NULL, *nth_skip = NULL;
 	char *big, *unmapped;
 
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return report_main(argc, argv);
+	CHILD_DISPATCH(modes, argc, argv);
 	alarm(TEST_TIMEOUT);
 
 	/* Arguments: one over MAX_ARG_STRLEN (32 pages); many of 100 KiB each. */
@@ -382,7 +384,8 @@ int main(int argc, char **argv)
 	};
 	const size_t n = sizeof(cases) / sizeof(cases[0]);
 
-	ktap_plan(n + 2);
+	ksft_print_header();
+	ksft_set_plan(n + 2);
 	for (size_t i = 0; i < n; i++) {
 		run_fail_case(&cases[i]);
 		/* Whatever happened in the child, leave the system as it was. */
@@ -398,8 +401,8 @@ int main(int argc, char **argv)
 		int err, st;
 
 		st = spawn_report_prep(0, NULL, prep_nobody, NULL, &r, &err, &pid);
-		ktap_result(exited_ok(st) && r.ok && r.pid == pid && ns_match(r.ns, caller_ns, 0, "new program"),
-			    "uid 65534 without capabilities, flags 0: a plain execve works (errno %d)", err);
+		ksft_test_result(exited_ok(st) && r.ok && r.pid == pid && ns_match(r.ns, caller_ns, 0, "new program"),
+				 "uid 65534 without capabilities, flags 0: a plain execve works (errno %d)", err);
 	}
 
 	test_no_leak(unmapped, one_big);
@@ -407,5 +410,5 @@ int main(int argc, char **argv)
 	umount(NOEXEC_DIR);
 	rmdir(NOEXEC_DIR);
 	free(big);
-	return ktap_finish();
+	ksft_finished();
 }

@@ -21,8 +21,8 @@
  */
 #include <sched.h>
 #include <time.h>
-#include "guest-util.h"
-#include "ktap.h"
+#include "lib/child.h"
+#include "lib/state.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME	0x00000080
@@ -84,11 +84,11 @@ static void allow_sleeping_failures(void)
 
 	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
 		if (access(knobs[i], W_OK) == 0)
-			write_file(knobs[i], "N");
+			write_knob(knobs[i], "N");
 	if (access("/sys/kernel/debug/failslab/verbose", W_OK) == 0)
-		write_file("/sys/kernel/debug/failslab/verbose", "0");
+		write_knob("/sys/kernel/debug/failslab/verbose", "0");
 	if (access("/sys/kernel/debug/fail_page_alloc/verbose", W_OK) == 0)
-		write_file("/sys/kernel/debug/fail_page_alloc/verbose", "0");
+		write_knob("/sys/kernel/debug/fail_page_alloc/verbose", "0");
 }
 
 /*
@@ -144,7 +144,7 @@ static int ran(void)
  */
 static void try_child(unsigned long flags, int nth, int report)
 {
-	struct caller_state before, after;
+	struct proc_state before, after;
 	char *argv[] = { NEW_NAME, "ran", NULL };
 	int probe, err;
 	long ret;
@@ -155,7 +155,7 @@ static void try_child(unsigned long flags, int nth, int report)
 	/* the new program's start-up complaints (ld.so: ENOMEM) are noise */
 	dup2(open("/dev/null", O_WRONLY | O_CLOEXEC), 2);
 	probe = open("/", O_RDONLY);
-	snapshot(&before, probe);
+	snapshot(&before);
 	if (set_fail_nth(nth))
 		_exit(1);
 	ret = execns(flags, NEW_PATH, argv, environ);
@@ -164,12 +164,12 @@ static void try_child(unsigned long flags, int nth, int report)
 	if (set_fail_nth(0))
 		_exit(1);
 	if (ret != -1 || err <= 0 || err >= 4096) {
-		ktap_diag("fail-nth %d: ret %ld errno %d", nth, ret, err);
+		ksft_print_msg("fail-nth %d: ret %ld errno %d\n", nth, ret, err);
 		_exit(1);
 	}
-	snapshot(&after, probe);
-	if (!same_state(&before, &after) || fcntl(probe, F_GETFD) < 0) {
-		ktap_diag("fail-nth %d: caller changed (errno %d)", nth, err);
+	snapshot(&after);
+	if (!same_state(&before, &after, "caller") || fcntl(probe, F_GETFD) < 0) {
+		ksft_print_msg("fail-nth %d: caller changed (errno %d)\n", nth, err);
 		_exit(1);
 	}
 	if (write(report, &err, sizeof(err)) != sizeof(err))
@@ -223,8 +223,8 @@ static enum outcome reap(pid_t pid, int nth, int report, int *err)
 	/* a static-pie program whose relocation's mprotect() fails exits 127 */
 	if (pnr && si.si_code == CLD_EXITED && si.si_status == 127)
 		return PAST_PNR;
-	ktap_diag("fail-nth %d: %s %d%s", nth, si.si_code == CLD_EXITED ? "exit" : "signal",
-		  si.si_status, pnr ? " (in the new program)" : "");
+	ksft_print_msg("fail-nth %d: %s %d%s\n", nth, si.si_code == CLD_EXITED ? "exit" : "signal",
+		       si.si_status, pnr ? " (in the new program)" : "");
 	return WRONG;
 }
 
@@ -284,10 +284,10 @@ static void report(const char *what, const struct tally *t)
 	char sum[512];
 
 	summarise(t, sum, sizeof(sum));
-	ktap_result(t->done && !t->wrong,
-		    "%s: allocations 1..%d failed one by one, then the call went through (%s)%s",
-		    what, t->tries - 1, sum,
-		    t->done ? "" : t->late ? "; out of time" : "; never went through");
+	ksft_test_result(t->done && !t->wrong,
+			 "%s: allocations 1..%d failed one by one, then the call went through (%s)%s",
+			 what, t->tries - 1, sum,
+			 t->done ? "" : t->late ? "; out of time" : "; never went through");
 }
 
 static void sweep_execns(unsigned long flags, const char *name)
@@ -321,7 +321,7 @@ static int in_table(int number)
 {
 	struct tally t = { 0 };
 
-	ktap_n = number - 1;	/* one result in the parent's KTAP document */
+	ksft_set_test_num(number);	/* one result in the parent's KTAP document */
 
 	for (int nth = 1; nth <= MAX_NTH; nth++) {
 		enum outcome o;
@@ -355,7 +355,7 @@ static int in_table(int number)
 			break;
 	}
 	report("setuid() inside a uid table (the table's user_struct)", &t);
-	return ktap_failed ? 1 : 0;
+	return ksft_get_fail_cnt() ? 1 : 0;
 }
 
 static void sweep_in_table(const char *self)
@@ -365,7 +365,7 @@ static void sweep_in_table(const char *self)
 	pid_t pid;
 	int status = 0;
 
-	snprintf(number, sizeof(number), "%d", ktap_n + 1);
+	snprintf(number, sizeof(number), "%u", ksft_test_num() + 1);
 	pid = fork();
 
 	if (pid == 0) {
@@ -374,15 +374,37 @@ static void sweep_in_table(const char *self)
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
 	    WEXITSTATUS(status) > 1) {
-		ktap_result(false, "setuid() inside a uid table: the sweep did not run (status %#x)",
-			    status);
+		ksft_test_result(false, "setuid() inside a uid table: the sweep did not run (status %#x)",
+				 status);
 		return;
 	}
 	/* in_table() printed its result in our output: count it here */
-	ktap_n++;
 	if (WEXITSTATUS(status))
-		ktap_failed++;
+		ksft_inc_fail_cnt();
+	else
+		ksft_inc_pass_cnt();
 }
+
+/* Mode "ran": the new program of a try that got through. */
+static int mode_ran(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return ran();
+}
+
+/* Mode "intable NUMBER": the setuid() sweep, its result numbered NUMBER. */
+static int mode_intable(int argc, char **argv)
+{
+	(void)argc;
+	start = time(NULL);
+	return in_table(atoi(argv[2]));
+}
+
+static const struct child_mode modes[] = {
+	{ "ran", 0, mode_ran },
+	{ "intable", 1, mode_intable },
+};
 
 int main(int argc, char **argv)
 {
@@ -390,33 +412,34 @@ int main(int argc, char **argv)
 	long tables = -1, users = -1;
 	ssize_t n;
 
-	if (argc > 1 && !strcmp(argv[1], "ran"))
-		return ran();
-	if (argc > 2 && !strcmp(argv[1], "intable")) {
-		start = time(NULL);
-		return in_table(atoi(argv[2]));
-	}
+	CHILD_DISPATCH(modes, argc, argv);
 
-	ktap_plan(NR_SWEEPS + 2);
+	ksft_print_header();
+	ksft_set_plan(NR_SWEEPS + 2);
 	snprintf(path, sizeof(path), "/proc/self/task/%d/fail-nth", gettid());
 	if (access(path, F_OK) != 0) {
-		for (size_t i = 0; i < NR_SWEEPS; i++)
-			ktap_skip(i ? "kernel built without CONFIG_FAULT_INJECTION" :
-				  "kernel built without CONFIG_FAULT_INJECTION (no /proc/self/task/TID/fail-nth); the module's fail_nth covers execns's own allocations (test-execns-faults)",
-				  "%s: every failed allocation in execns(2) is an errno with the caller intact",
-				  sweeps[i].name);
-		ktap_skip("kernel built without CONFIG_FAULT_INJECTION",
-			  "setuid() inside a uid table: every failed allocation is an errno");
-		ktap_skip("kernel built without CONFIG_FAULT_INJECTION",
-			  "no uid table or user_struct leaked by failed allocations");
-		return ktap_finish();
+		for (size_t i = 0; i < NR_SWEEPS; i++) {
+			char name[160];
+
+			snprintf(name, sizeof(name),
+				 "%s: every failed allocation in execns(2) is an errno with the caller intact",
+				 sweeps[i].name);
+			ksft_test_result_code(KSFT_SKIP, name, "%s", i ?
+					      "kernel built without CONFIG_FAULT_INJECTION" :
+					      "kernel built without CONFIG_FAULT_INJECTION (no /proc/self/task/TID/fail-nth); the module's fail_nth covers execns's own allocations (test-execns-faults)");
+		}
+		ksft_test_result_code(KSFT_SKIP, "setuid() inside a uid table: every failed allocation is an errno",
+				      "kernel built without CONFIG_FAULT_INJECTION");
+		ksft_test_result_code(KSFT_SKIP, "no uid table or user_struct leaked by failed allocations",
+				      "kernel built without CONFIG_FAULT_INJECTION");
+		ksft_finished();
 	}
 	allow_sleeping_failures();
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[n > 0 ? n : 0] = '\0';
 	unlink(NEW_PATH);
 	if (symlink(self, NEW_PATH)) {
-		ktap_diag("symlink %s: %s", NEW_PATH, strerror(errno));
+		ksft_print_msg("symlink %s: %s\n", NEW_PATH, strerror(errno));
 		return 1;
 	}
 
@@ -426,7 +449,7 @@ int main(int argc, char **argv)
 	 * that open() (which libexecns reports as ENOSYS).
 	 */
 	if (!execns_available()) {
-		ktap_diag("execns_available(): the module is not loaded");
+		ksft_print_msg("execns_available(): the module is not loaded\n");
 		return 1;
 	}
 	start = time(NULL);
@@ -434,7 +457,7 @@ int main(int argc, char **argv)
 		sweep_execns(sweeps[i].flag, sweeps[i].name);
 	fflush(stdout);
 	sweep_in_table(self);
-	ktap_diag("the sweeps took %ld s", (long)(time(NULL) - start));
+	ksft_print_msg("the sweeps took %ld s\n", (long)(time(NULL) - start));
 
 	for (int i = 0; i < 50; i++) {
 		tables = execns_stat("tables");
@@ -443,8 +466,8 @@ int main(int argc, char **argv)
 			break;
 		usleep(100000);
 	}
-	ktap_result(tables == 0 && users == 0,
-		    "nothing leaked: tables %ld, module user_structs %ld", tables, users);
+	ksft_test_result(tables == 0 && users == 0,
+			 "nothing leaked: tables %ld, module user_structs %ld", tables, users);
 	unlink(NEW_PATH);
-	return ktap_finish();
+	ksft_finished();
 }

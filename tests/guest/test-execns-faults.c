@@ -7,8 +7,8 @@
  * user_struct and ucounts allocated freed again (/proc/execns/stats).
  */
 #include <sched.h>
-#include "guest-util.h"
-#include "ktap.h"
+#include "lib/child.h"
+#include "lib/state.h"
 
 #define FAIL_NTH	"/sys/module/execns/parameters/fail_nth"
 #define FLAGS		(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | \
@@ -35,23 +35,23 @@ static int one_try(int nth, const char *self)
 	int status;
 
 	if (pid == 0) {
-		struct caller_state before, after;
+		struct proc_state before, after;
 		char *argv[] = { (char *)self, "ran", NULL };
 		char nbuf[16];
 		int probe = open("/", O_RDONLY);	/* not close-on-exec */
 
 		alarm(30);
-		snapshot(&before, probe);
+		snapshot(&before);
 		snprintf(nbuf, sizeof(nbuf), "%d", nth);
-		write_file(FAIL_NTH, nbuf);
+		write_knob(FAIL_NTH, nbuf);
 		execns(FLAGS, self, argv, environ);
 		if (errno != ENOMEM) {
-			ktap_diag("step %d: errno %d (%s), want ENOMEM", nth, errno, strerror(errno));
+			ksft_print_msg("step %d: errno %d (%s), want ENOMEM\n", nth, errno, strerror(errno));
 			_exit(1);
 		}
-		snapshot(&after, probe);
-		if (!same_state(&before, &after) || fcntl(probe, F_GETFD) < 0) {
-			ktap_diag("step %d: caller changed", nth);
+		snapshot(&after);
+		if (!same_state(&before, &after, "caller") || fcntl(probe, F_GETFD) < 0) {
+			ksft_print_msg("step %d: caller changed\n", nth);
 			_exit(1);
 		}
 		_exit(0);
@@ -61,6 +61,16 @@ static int one_try(int nth, const char *self)
 	return WEXITSTATUS(status) == 42 ? 2 : WEXITSTATUS(status);
 }
 
+/* Mode "ran": the new program, so execns succeeded. */
+static int mode_ran(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return 42;
+}
+
+static const struct child_mode modes[] = { { "ran", 0, mode_ran } };
+
 int main(int argc, char **argv)
 {
 	int result[MAX_STEPS + 1];
@@ -68,8 +78,7 @@ int main(int argc, char **argv)
 	ssize_t n;
 	int nth, steps;
 
-	if (argc > 1 && !strcmp(argv[1], "ran"))
-		return 42;	/* the new program: execns succeeded */
+	CHILD_DISPATCH(modes, argc, argv);
 
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[n > 0 ? n : 0] = '\0';
@@ -81,17 +90,18 @@ int main(int argc, char **argv)
 			break;
 	}
 	steps = nth - 1;
-	write_file(FAIL_NTH, "0");
+	write_knob(FAIL_NTH, "0");
 
-	ktap_plan(steps + 4);
+	ksft_print_header();
+	ksft_set_plan(steps + 4);
 	for (nth = 1; nth <= steps; nth++)
-		ktap_result(result[nth] == 0, "fallible step %d fails with ENOMEM, caller intact", nth);
-	ktap_result(steps >= 4 && steps < MAX_STEPS,
-		    "execns succeeds once past its %d fallible steps", steps);
-	ktap_result(settle("tables") == 0, "no uid table left behind");
-	ktap_result(settle("users") == 0, "every user_struct the module allocated was freed (allocs %ld, frees %ld)",
-		    execns_stat("user_allocs"), execns_stat("user_frees"));
-	ktap_result(settle("ucounts") == 0, "every ucounts the module allocated was freed (allocs %ld, frees %ld)",
-		    execns_stat("ucounts_allocs"), execns_stat("ucounts_frees"));
-	return ktap_finish();
+		ksft_test_result(result[nth] == 0, "fallible step %d fails with ENOMEM, caller intact", nth);
+	ksft_test_result(steps >= 4 && steps < MAX_STEPS,
+			 "execns succeeds once past its %d fallible steps", steps);
+	ksft_test_result(settle("tables") == 0, "no uid table left behind");
+	ksft_test_result(settle("users") == 0, "every user_struct the module allocated was freed (allocs %ld, frees %ld)",
+			 execns_stat("user_allocs"), execns_stat("user_frees"));
+	ksft_test_result(settle("ucounts") == 0, "every ucounts the module allocated was freed (allocs %ld, frees %ld)",
+			 execns_stat("ucounts_allocs"), execns_stat("ucounts_frees"));
+	ksft_finished();
 }

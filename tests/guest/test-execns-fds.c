@@ -8,7 +8,7 @@
  */
 #include <sys/eventfd.h>
 #include <sys/socket.h>
-#include "util.h"
+#include "lib/report.h"
 
 struct std_pipes {
 	int in[2], err[2];
@@ -52,11 +52,11 @@ static void test_closed(int flags)
 	close(sp.err[1]);
 	read_all(sp.err[0], err_text, sizeof(err_text));
 	close(sp.err[0]);
-	ktap_result(exited_ok(st) && r.ok && !strcmp(r.fds, "0,1,2") &&
-		    !strcmp(r.stdin_line, "hello-stdin") && r.stderr_ok &&
-		    !strcmp(err_text, "from-report\n"),
-		    "flags %s: only 0, 1, 2 are open in the new program (%s), and each works (stdin: %s)",
-		    flags_str(flags), r.fds, r.stdin_line);
+	ksft_test_result(exited_ok(st) && r.ok && !strcmp(r.fds, "0,1,2") &&
+			 !strcmp(r.stdin_line, "hello-stdin") && r.stderr_ok &&
+			 !strcmp(err_text, "from-report\n"),
+			 "flags %s: only 0, 1, 2 are open in the new program (%s), and each works (stdin: %s)",
+			 flags_str(flags), r.fds, r.stdin_line);
 }
 
 static void stdin_cloexec(void *arg)
@@ -71,8 +71,8 @@ static void test_stdin_cloexec(void)
 	int err, st;
 
 	st = spawn_report_prep(CLONE_NEWUTS, NULL, stdin_cloexec, NULL, &r, &err, NULL);
-	ktap_result(exited_ok(st) && r.ok && !strcmp(r.fds, "1,2"),
-		    "a close-on-exec descriptor 0 is closed, as by execve (new program has %s)", r.fds);
+	ksft_test_result(exited_ok(st) && r.ok && !strcmp(r.fds, "1,2"),
+			 "a close-on-exec descriptor 0 is closed, as by execve (new program has %s)", r.fds);
 }
 
 #define MARK_FD 50
@@ -134,7 +134,7 @@ static void test_shared_table(void)
 		text[off] = '\0';
 	}
 	if (write(go[1], "g", 1) != 1)
-		ktap_diag("cannot wake the sibling");
+		ksft_print_msg("cannot wake the sibling\n");
 	read_all(res[0], answer, sizeof(answer));
 	waitpid(pid, &status, 0);
 	close(out[0]);
@@ -142,22 +142,24 @@ static void test_shared_table(void)
 	close(res[0]);
 	memset(&r, 0, sizeof(r));
 	parse_report(&r, text, 0);
-	ktap_result(exited_ok(status) && r.ok && !strcmp(r.fds, "0,1,2") && !strcmp(answer, "kept"),
-		    "a process sharing the caller's descriptor table keeps its descriptors (%s); the new program has %s",
-		    answer[0] ? answer : "no answer", r.fds);
+	ksft_test_result(exited_ok(status) && r.ok && !strcmp(r.fds, "0,1,2") && !strcmp(answer, "kept"),
+			 "a process sharing the caller's descriptor table keeps its descriptors (%s); the new program has %s",
+			 answer[0] ? answer : "no answer", r.fds);
 }
+
+static const struct child_mode modes[] = { CHILD_MODE_REPORT };
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return report_main(argc, argv);
+	CHILD_DISPATCH(modes, argc, argv);
 	alarm(TEST_TIMEOUT);
 
-	ktap_plan(5);
+	ksft_print_header();
+	ksft_set_plan(5);
 	test_closed(CLONE_NEWUTS);
 	test_closed(0);
 	test_closed(NS_ALL);
 	test_stdin_cloexec();
 	test_shared_table();
-	return ktap_finish();
+	ksft_finished();
 }

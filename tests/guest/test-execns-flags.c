@@ -6,7 +6,7 @@
  * the caller (host name, mounts, System V IPC).  CLONE_NEWPID and
  * CLONE_NEWTIME apply to the new program's children.
  */
-#include "util.h"
+#include "lib/report.h"
 
 #define MNT_DIR	"/tmp/execns-flags-mnt"
 #define MSGQ_KEY 0x65786e73
@@ -22,13 +22,13 @@ static void test_flags(int flags)
 
 	st = spawn_report_prep(flags, NULL, NULL, NULL, &r, &err, &pid);
 	if (err)
-		ktap_diag("execns(%s) failed: errno %d (%s)", flags_str(flags), err, strerror(err));
-	ktap_result(exited_ok(st) && r.ok && ns_match(r.ns, caller_ns, flags, "new program") &&
-		    r.pid == pid && !strcmp(r.fds, "0,1,2"),
-		    "flags %s: %s (pid %d, caller %d; fds %s)", flags_str(flags),
-		    flags ? "the new program is in new namespaces of exactly these types, in the same process"
+		ksft_print_msg("execns(%s) failed: errno %d (%s)\n", flags_str(flags), err, strerror(err));
+	ksft_test_result(exited_ok(st) && r.ok && ns_match(r.ns, caller_ns, flags, "new program") &&
+			 r.pid == pid && !strcmp(r.fds, "0,1,2"),
+			 "flags %s: %s (pid %d, caller %d; fds %s)", flags_str(flags),
+			 flags ? "the new program is in new namespaces of exactly these types, in the same process"
 			  : "a plain execve, no new namespace",
-		    r.pid, pid, r.fds);
+			 r.pid, pid, r.fds);
 }
 
 static void test_hostname(void)
@@ -41,10 +41,10 @@ static void test_hostname(void)
 	gethostname(before, sizeof(before) - 1);
 	st = spawn_report(CLONE_NEWUTS, opts, &r, &err);
 	gethostname(after, sizeof(after) - 1);
-	ktap_result(exited_ok(st) && r.ok && !r.sethost_err && !strcmp(r.host, "execns-inner") &&
-		    !strcmp(before, after) && strcmp(after, "execns-inner"),
-		    "CLONE_NEWUTS: the new program sets its host name (%s); the caller's stays %s",
-		    r.host, after);
+	ksft_test_result(exited_ok(st) && r.ok && !r.sethost_err && !strcmp(r.host, "execns-inner") &&
+			 !strcmp(before, after) && strcmp(after, "execns-inner"),
+			 "CLONE_NEWUTS: the new program sets its host name (%s); the caller's stays %s",
+			 r.host, after);
 }
 
 static void test_pid(void)
@@ -54,10 +54,10 @@ static void test_pid(void)
 	int err, st;
 
 	st = spawn_report(CLONE_NEWPID, opts, &r, &err);
-	ktap_result(exited_ok(st) && r.ok && r.child_pid == 1 && r.child_pid_ns &&
-		    r.child_pid_ns != caller_ns[NS_PID] && r.ns[NS_PID] == caller_ns[NS_PID],
-		    "CLONE_NEWPID: the new program keeps its pid namespace; its first child is pid %d in pid:[%lu]",
-		    r.child_pid, r.child_pid_ns);
+	ksft_test_result(exited_ok(st) && r.ok && r.child_pid == 1 && r.child_pid_ns &&
+			 r.child_pid_ns != caller_ns[NS_PID] && r.ns[NS_PID] == caller_ns[NS_PID],
+			 "CLONE_NEWPID: the new program keeps its pid namespace; its first child is pid %d in pid:[%lu]",
+			 r.child_pid, r.child_pid_ns);
 }
 
 static void test_time(void)
@@ -67,11 +67,11 @@ static void test_time(void)
 	int err, st;
 
 	st = spawn_report(CLONE_NEWTIME, opts, &r, &err);
-	ktap_result(exited_ok(st) && r.ok && r.child_time_ns &&
-		    r.child_time_ns != caller_ns[NS_TIME] &&
-		    r.child_time_ns == r.ns[NS_TIME_CHILD] && r.ns[NS_TIME] == caller_ns[NS_TIME],
-		    "CLONE_NEWTIME: the new program keeps its time namespace; its child is in time:[%lu]",
-		    r.child_time_ns);
+	ksft_test_result(exited_ok(st) && r.ok && r.child_time_ns &&
+			 r.child_time_ns != caller_ns[NS_TIME] &&
+			 r.child_time_ns == r.ns[NS_TIME_CHILD] && r.ns[NS_TIME] == caller_ns[NS_TIME],
+			 "CLONE_NEWTIME: the new program keeps its time namespace; its child is in time:[%lu]",
+			 r.child_time_ns);
 }
 
 static void test_mount(void)
@@ -88,14 +88,14 @@ static void test_mount(void)
 	st = spawn_report(CLONE_NEWNS, opts, &r, &err);
 	stat("/tmp", &tmp);
 	stat(MNT_DIR, &dir);
-	ktap_diag("root mount %llu -> %llu, cwd mount %llu -> %llu, %s device %lu there, %lu here",
-		  root.mnt_id, r.root.mnt_id, cwd.mnt_id, r.cwd.mnt_id, MNT_DIR,
-		  r.mount_dev, (unsigned long)dir.st_dev);
-	ktap_result(exited_ok(st) && r.ok &&
-		    r.root.dev == root.dev && r.root.ino == root.ino && r.root.mnt_id != root.mnt_id &&
-		    r.cwd.dev == cwd.dev && r.cwd.ino == cwd.ino && r.cwd.mnt_id != cwd.mnt_id &&
-		    !r.mount_err && r.mount_dev != tmp.st_dev && dir.st_dev == tmp.st_dev,
-		    "CLONE_NEWNS: root and cwd are the copies in the new mount tree; a mount there is not seen by the caller");
+	ksft_print_msg("root mount %llu -> %llu, cwd mount %llu -> %llu, %s device %lu there, %lu here\n",
+		       root.mnt_id, r.root.mnt_id, cwd.mnt_id, r.cwd.mnt_id, MNT_DIR,
+		       r.mount_dev, (unsigned long)dir.st_dev);
+	ksft_test_result(exited_ok(st) && r.ok &&
+			 r.root.dev == root.dev && r.root.ino == root.ino && r.root.mnt_id != root.mnt_id &&
+			 r.cwd.dev == cwd.dev && r.cwd.ino == cwd.ino && r.cwd.mnt_id != cwd.mnt_id &&
+			 !r.mount_err && r.mount_dev != tmp.st_dev && dir.st_dev == tmp.st_dev,
+			 "CLONE_NEWNS: root and cwd are the copies in the new mount tree; a mount there is not seen by the caller");
 	rmdir(MNT_DIR);
 }
 
@@ -110,10 +110,10 @@ static void test_ipc(void)
 	st_out = spawn_report(CLONE_NEWUTS, opts, &out, &err);
 	if (id >= 0)
 		msgctl(id, IPC_RMID, NULL);
-	ktap_result(id >= 0 && exited_ok(st_in) && exited_ok(st_out) &&
-		    in.msgq_err == ENOENT && out.ok && out.msgq_err == 0,
-		    "CLONE_NEWIPC: the caller's message queue is not seen (errno %d); without the flag it is (%d)",
-		    in.msgq_err, out.msgq_err);
+	ksft_test_result(id >= 0 && exited_ok(st_in) && exited_ok(st_out) &&
+			 in.msgq_err == ENOENT && out.ok && out.msgq_err == 0,
+			 "CLONE_NEWIPC: the caller's message queue is not seen (errno %d); without the flag it is (%d)",
+			 in.msgq_err, out.msgq_err);
 }
 
 /*
@@ -128,10 +128,10 @@ static void test_uid_table(void)
 	int err, st;
 
 	st = spawn_report(CLONE_NEWUSER, NULL, &r, &err);
-	ktap_result(exited_ok(st) && r.ok && r.table > 0 && r.table != mine &&
-		    ns_match(r.ns, caller_ns, 0, "new program"),
-		    "CLONE_NEWUSER: a new uid table (%ld, the caller's is %ld), no new kernel namespace (errno %d)",
-		    r.table, mine, err);
+	ksft_test_result(exited_ok(st) && r.ok && r.table > 0 && r.table != mine &&
+			 ns_match(r.ns, caller_ns, 0, "new program"),
+			 "CLONE_NEWUSER: a new uid table (%ld, the caller's is %ld), no new kernel namespace (errno %d)",
+			 r.table, mine, err);
 }
 
 static void test_args(void)
@@ -141,21 +141,23 @@ static void test_args(void)
 	int err, st;
 
 	st = spawn_report(NS_ALL, opts, &r, &err);
-	ktap_result(exited_ok(st) && r.ok && r.argc == 5 && !strcmp(r.env, "report-env"),
-		    "argv (%d arguments) and envp (%s) reach the new program as given",
-		    r.argc, r.env);
+	ksft_test_result(exited_ok(st) && r.ok && r.argc == 5 && !strcmp(r.env, "report-env"),
+			 "argv (%d arguments) and envp (%s) reach the new program as given",
+			 r.argc, r.env);
 }
+
+static const struct child_mode modes[] = { CHILD_MODE_REPORT };
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return report_main(argc, argv);
+	CHILD_DISPATCH(modes, argc, argv);
 	alarm(TEST_TIMEOUT);
 
 	if (chdir("/tmp"))
 		return 1;
 	ns_all(caller_ns);
-	ktap_plan(NR_FLAGS + 2 + 7);
+	ksft_print_header();
+	ksft_set_plan(NR_FLAGS + 2 + 7);
 	for (size_t i = 0; i < NR_FLAGS; i++)
 		test_flags(flag_names[i].flag);
 	test_flags(NS_ALL);
@@ -167,5 +169,5 @@ int main(int argc, char **argv)
 	test_ipc();
 	test_args();
 	test_uid_table();
-	return ktap_finish();
+	ksft_finished();
 }

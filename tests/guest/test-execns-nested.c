@@ -6,7 +6,7 @@
  * EINVAL (as for unshare(2): its children's pid namespace is no longer its
  * own), and leaves it as it was.
  */
-#include "util.h"
+#include "lib/report.h"
 
 static unsigned long caller_ns[NR_NS];
 
@@ -34,9 +34,9 @@ static void test_levels(void)
 	ok = ns_match(r[2].ns, r[1].ns, f[2], "level 3") && ok;
 	ok = ok && r[0].pid == pid && r[1].pid == pid && r[2].pid == pid;
 	ok = ok && !strcmp(r[2].fds, "0,1,2") && r[0].nest_err == -1 && r[1].nest_err == -1;
-	ktap_result(ok, "three levels (%s, then %s, then %s): each changes exactly its namespaces; uts %lu -> %lu -> %lu -> %lu",
-		    flags_str(f[0]), flags_str(f[1]), flags_str(f[2]),
-		    caller_ns[NS_UTS], r[0].ns[NS_UTS], r[1].ns[NS_UTS], r[2].ns[NS_UTS]);
+	ksft_test_result(ok, "three levels (%s, then %s, then %s): each changes exactly its namespaces; uts %lu -> %lu -> %lu -> %lu",
+			 flags_str(f[0]), flags_str(f[1]), flags_str(f[2]),
+			 caller_ns[NS_UTS], r[0].ns[NS_UTS], r[1].ns[NS_UTS], r[2].ns[NS_UTS]);
 }
 
 static void test_second_newpid(void)
@@ -49,24 +49,26 @@ static void test_second_newpid(void)
 	st = spawn_report(CLONE_NEWPID, (const char *[]){ "nest", a1, NULL }, &r, &err);
 	for (size_t i = 0; i < NR_NS; i++)
 		if (r.after[i] != r.ns[i]) {
-			ktap_diag("after the failed call: %s %lu -> %lu", ns_list[i].name,
-				  r.ns[i], r.after[i]);
+			ksft_print_msg("after the failed call: %s %lu -> %lu\n", ns_list[i].name,
+				       r.ns[i], r.after[i]);
 			same = 0;
 		}
-	ktap_result(exited_ok(st) && r.ok && r.nest_err == EINVAL && r.has_after && same,
-		    "a second execns(CLONE_NEWPID|...) by the same process is EINVAL (%d) and changes nothing",
-		    r.nest_err);
+	ksft_test_result(exited_ok(st) && r.ok && r.nest_err == EINVAL && r.has_after && same,
+			 "a second execns(CLONE_NEWPID|...) by the same process is EINVAL (%d) and changes nothing",
+			 r.nest_err);
 }
+
+static const struct child_mode modes[] = { CHILD_MODE_REPORT };
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return report_main(argc, argv);
+	CHILD_DISPATCH(modes, argc, argv);
 	alarm(TEST_TIMEOUT);
 
 	ns_all(caller_ns);
-	ktap_plan(2);
+	ksft_print_header();
+	ksft_set_plan(2);
 	test_levels();
 	test_second_newpid();
-	return ktap_finish();
+	ksft_finished();
 }

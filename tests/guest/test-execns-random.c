@@ -15,7 +15,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 #include <time.h>
-#include "util.h"
+#include "lib/child.h"
 
 #define KERNEL_PTR	((void *)0xffffffff81000000UL)
 #define RAN_EXIT	42	/* the new program */
@@ -194,8 +194,9 @@ int main(int argc, char **argv)
 	(void)argv;
 	secs = s ? strtol(s, NULL, 10) : 20;
 	setup();
-	ktap_plan(4);
-	ktap_diag("seed %u, %ld s (EXECNS_RANDOM_SEED, EXECNS_RANDOM_SECS)", seed, secs);
+	ksft_print_header();
+	ksft_set_plan(4);
+	ksft_print_msg("seed %u, %ld s (EXECNS_RANDOM_SEED, EXECNS_RANDOM_SECS)\n", seed, secs);
 	end = time(NULL) + secs;
 	while (time(NULL) < end) {
 		struct call c;
@@ -227,22 +228,22 @@ int main(int argc, char **argv)
 			killed++;
 		} else {
 			bad++;
-			ktap_diag("call %ld: flags %#lx path %p argv %p envp %p%s%s: %s %d",
-				  calls, c.flags, c.path, c.argv, c.envp, c.nobody ? " nobody" : "",
-				  c.threaded ? " threaded" : "",
-				  WIFSIGNALED(st) ? "signal" : "exit",
-				  WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+			ksft_print_msg("call %ld: flags %#lx path %p argv %p envp %p%s%s: %s %d\n",
+				       calls, c.flags, c.path, c.argv, c.envp, c.nobody ? " nobody" : "",
+				       c.threaded ? " threaded" : "",
+				       WIFSIGNALED(st) ? "signal" : "exit",
+				       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 		}
 	}
-	ktap_result(calls >= 10, "%ld random calls in %ld s (%ld valid), %ld execs, %ld refused, %ld killed on purpose",
-		    calls, secs, valid, execs, refused, killed);
-	ktap_result(!bad, "no caller died of anything but the kill it was sent, every refusal a documented errno, every valid call exec'd (%ld bad)",
-		    bad);
-	ktap_result(execs > 0 && refused > 0, "both outcomes were seen (%ld execs, %ld refusals)", execs, refused);
+	ksft_test_result(calls >= 10, "%ld random calls in %ld s (%ld valid), %ld execs, %ld refused, %ld killed on purpose",
+			 calls, secs, valid, execs, refused, killed);
+	ksft_test_result(!bad, "no caller died of anything but the kill it was sent, every refusal a documented errno, every valid call exec'd (%ld bad)",
+			 bad);
+	ksft_test_result(execs > 0 && refused > 0, "both outcomes were seen (%ld execs, %ld refusals)", execs, refused);
 	for (int i = 0; i < 300 && (stat_of("tables") || stat_of("users") || stat_of("ucounts")); i++)
 		usleep(100000);
-	ktap_result(!stat_of("tables") && !stat_of("users") && !stat_of("ucounts"),
-		    "nothing left behind: tables %ld, users %ld, ucounts %ld",
-		    stat_of("tables"), stat_of("users"), stat_of("ucounts"));
-	return ktap_finish();
+	ksft_test_result(!stat_of("tables") && !stat_of("users") && !stat_of("ucounts"),
+			 "nothing left behind: tables %ld, users %ld, ucounts %ld",
+			 stat_of("tables"), stat_of("users"), stat_of("ucounts"));
+	ksft_finished();
 }

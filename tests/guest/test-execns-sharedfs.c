@@ -6,7 +6,8 @@
  * as they were.  The other namespace flags are not affected, and once the
  * sharer has gone CLONE_NEWNS works again.
  */
-#include "util.h"
+#include <sys/prctl.h>
+#include "lib/report.h"
 
 static char *report_argv[] = { "/proc/self/exe", "report", NULL };
 
@@ -65,6 +66,8 @@ static void sharer_gone(void *arg)
 		_exit(96);
 }
 
+static const struct child_mode modes[] = { CHILD_MODE_REPORT };
+
 int main(int argc, char **argv)
 {
 	const int others = NS_PREPARED & ~CLONE_NEWNS;
@@ -72,19 +75,19 @@ int main(int argc, char **argv)
 	struct report r;
 	int err, st;
 
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return report_main(argc, argv);
+	CHILD_DISPATCH(modes, argc, argv);
 	alarm(TEST_TIMEOUT);
 
 	ns_all(ns);
-	ktap_plan(2);
+	ksft_print_header();
+	ksft_set_plan(2);
 	st = spawn_report_prep(others, NULL, refused, NULL, &r, &err, NULL);
-	ktap_result(exited_ok(st) && r.ok && ns_match(r.ns, ns, others, "new program"),
-		    "fs_struct shared with a live clone(CLONE_FS) child: CLONE_NEWNS is EINVAL, caller intact; %s still works",
-		    flags_str(others));
+	ksft_test_result(exited_ok(st) && r.ok && ns_match(r.ns, ns, others, "new program"),
+			 "fs_struct shared with a live clone(CLONE_FS) child: CLONE_NEWNS is EINVAL, caller intact; %s still works",
+			 flags_str(others));
 
 	st = spawn_report_prep(NS_PREPARED, NULL, sharer_gone, NULL, &r, &err, NULL);
-	ktap_result(exited_ok(st) && r.ok && ns_match(r.ns, ns, NS_PREPARED, "new program"),
-		    "once that child has exited, CLONE_NEWNS works again (errno %d)", err);
-	return ktap_finish();
+	ksft_test_result(exited_ok(st) && r.ok && ns_match(r.ns, ns, NS_PREPARED, "new program"),
+			 "once that child has exited, CLONE_NEWNS works again (errno %d)", err);
+	ksft_finished();
 }

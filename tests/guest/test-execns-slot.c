@@ -19,7 +19,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include "ktap.h"
+#include "lib/ktap.h"
 
 #define KO	"/lib/modules/execns.ko"
 #define PARAMS	"/etc/execns/params"
@@ -82,9 +82,9 @@ static void refused(const char *params, const char *line)
 {
 	int ret = load(params), err = errno;
 
-	ktap_result(ret == -1 && err == EBUSY && logged(line),
-		    "insmod %s is refused with EBUSY and \"%s...\" (ret %d, errno %d)",
-		    params, line, ret, ret ? err : 0);
+	ksft_test_result(ret == -1 && err == EBUSY && logged(line),
+			 "insmod %s is refused with EBUSY and \"%s...\" (ret %d, errno %d)",
+			 params, line, ret, ret ? err : 0);
 	if (!ret)
 		unload();
 }
@@ -95,7 +95,8 @@ int main(void)
 	long ret;
 	int err;
 
-	ktap_plan(8);
+	ksft_print_header();
+	ksft_set_plan(8);
 	alarm(120);
 	{
 		FILE *f = fopen(PARAMS, "re");
@@ -107,29 +108,29 @@ int main(void)
 		}
 		params[strcspn(params, "\n")] = '\0';
 	}
-	ktap_result(unload() == 0, "the module unloads");
+	ksft_test_result(unload() == 0, "the module unloads");
 
 	refused("syscall_nr=59", "x86_64 syscall number 59 is not a free one");
 	refused("compat_syscall_nr=400", "i386 syscall number 400 is not a free one");
 	refused("syscall_nr=5000", "x86_64 syscall number 5000 is not a free one");
 
 	ret = load("syscall_nr=388 compat_syscall_nr=389");
-	ktap_result(!ret, "insmod syscall_nr=388 compat_syscall_nr=389 (errno %d)", ret ? errno : 0);
+	ksft_test_result(!ret, "insmod syscall_nr=388 compat_syscall_nr=389 (errno %d)", ret ? errno : 0);
 
 	/* flags 0, a path that does not exist: execns answers ENOENT. */
 	ret = syscall(MINE, 0L, "/no/such/program", NULL, NULL);
 	err = errno;
-	ktap_result(ret == -1 && err == ENOENT,
-		    "this ABI's number %d is execns (ENOENT for a missing program; errno %d)", MINE, err);
+	ksft_test_result(ret == -1 && err == ENOENT,
+			 "this ABI's number %d is execns (ENOENT for a missing program; errno %d)", MINE, err);
 	ret = syscall(OTHER, 0L, "/no/such/program", NULL, NULL);
 	err = errno;
-	ktap_result(ret == -1 && err == ENOSYS,
-		    "the other ABI's number %d is ENOSYS here (errno %d)", OTHER, err);
+	ksft_test_result(ret == -1 && err == ENOSYS,
+			 "the other ABI's number %d is ENOSYS here (errno %d)", OTHER, err);
 
 	unload();
 	snprintf(own, sizeof(own), "%s", params);
 	ret = load(own);
-	ktap_result(!ret && access(NR_FILE, R_OK) == 0,
-		    "loaded again with the runner's parameters \"%s\" (errno %d)", own, ret ? errno : 0);
-	return ktap_finish();
+	ksft_test_result(!ret && access(NR_FILE, R_OK) == 0,
+			 "loaded again with the runner's parameters \"%s\" (errno %d)", own, ret ? errno : 0);
+	ksft_finished();
 }

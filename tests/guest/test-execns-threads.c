@@ -8,7 +8,7 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
-#include "util.h"
+#include "lib/report.h"
 
 #define SPINNERS	3
 #define FLAGS		(NS_PREPARED | CLONE_NEWPID)
@@ -100,21 +100,23 @@ static void test_mode(enum mode m, const char *what)
 
 	ns_all(ns);
 	st = spawn_report_prep(FLAGS, NULL, prep, &m, &r, &err, &pid);
-	ktap_result(exited_ok(st) && r.ok && r.threads == 1 && r.pid == pid &&
-		    !strcmp(r.fds, "0,1,2") && ns_match(r.ns, ns, FLAGS, "new program"),
-		    "%s: the new program has 1 thread (%d), pid %d (%d), new namespaces",
-		    what, r.threads, r.pid, pid);
+	ksft_test_result(exited_ok(st) && r.ok && r.threads == 1 && r.pid == pid &&
+			 !strcmp(r.fds, "0,1,2") && ns_match(r.ns, ns, FLAGS, "new program"),
+			 "%s: the new program has 1 thread (%d), pid %d (%d), new namespaces",
+			 what, r.threads, r.pid, pid);
 }
+
+static const struct child_mode modes[] = { CHILD_MODE_REPORT };
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return report_main(argc, argv);
+	CHILD_DISPATCH(modes, argc, argv);
 	alarm(TEST_TIMEOUT);
 
-	ktap_plan(3);
+	ksft_print_header();
+	ksft_set_plan(3);
 	test_mode(FROM_THREAD, "from a non-main thread, " "3 other threads spinning");
 	test_mode(FROM_MAIN, "from the main thread, 3 other threads spinning");
 	test_mode(FAIL_FROM_THREAD, "ENOENT from a thread leaves all 5 threads and the process as they were; then execns");
-	return ktap_finish();
+	ksft_finished();
 }

@@ -16,7 +16,8 @@
 #include <stdint.h>
 #include <sys/auxv.h>
 #include <time.h>
-#include "util.h"
+#include "lib/child.h"
+#include "lib/ns.h"
 
 #define DAY		86400LL
 #define NSEC		1000000000LL
@@ -194,10 +195,19 @@ static int offset_by(const char *r, long long mono0, long long boot0, long long 
 
 static void show(const char *what, const char *r)
 {
-	ktap_diag("%s: time %lld time_for_children %lld (before the exec %lld, %lld); monotonic vdso %lld sys %lld",
-		  what, key(r, "time"), key(r, "time_child"), key(r, "pre_time"),
-		  key(r, "pre_child"), key(r, "mono_vdso"), key(r, "mono_sys"));
+	ksft_print_msg("%s: time %lld time_for_children %lld (before the exec %lld, %lld); monotonic vdso %lld sys %lld\n",
+		       what, key(r, "time"), key(r, "time_child"), key(r, "pre_time"),
+		       key(r, "pre_child"), key(r, "mono_vdso"), key(r, "mono_sys"));
 }
+
+static int mode_clocks(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return clocks_main();
+}
+
+static const struct child_mode modes[] = { { "clocks", 0, mode_clocks } };
 
 int main(int argc, char **argv)
 {
@@ -208,16 +218,17 @@ int main(int argc, char **argv)
 	ssize_t n;
 	int st, enters;
 
-	if (argc > 1 && !strcmp(argv[1], "clocks"))
-		return clocks_main();
+	CHILD_DISPATCH(modes, argc, argv);
 	alarm(TEST_TIMEOUT);
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[n > 0 ? n : 0] = '\0';
-	ktap_plan(7);
+	ksft_print_header();
+	ksft_set_plan(7);
 	if (!time0 || !vdso_clock_gettime()) {
 		for (int i = 0; i < 7; i++)
-			ktap_skip("no time namespaces or no vDSO clock_gettime", "time namespaces");
-		return ktap_finish();
+			ksft_test_result_code(KSFT_SKIP, "time namespaces",
+					      "no time namespaces or no vDSO clock_gettime");
+		ksft_finished();
 	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	mono0 = ts_ns(&ts);
@@ -229,46 +240,46 @@ int main(int argc, char **argv)
 	enters = exited_ok(st) && key(ref, "time") == key(ref, "pre_child") &&
 		 key(ref, "time") != key(ref, "pre_time");
 	show("execve", ref);
-	ktap_diag("this kernel's execve %s the pending time namespace",
-		  enters ? "enters" : "does not enter");
+	ksft_print_msg("this kernel's execve %s the pending time namespace\n",
+		       enters ? "enters" : "does not enter");
 	off = enters ? DAY * NSEC : 0;
 
 	st = run(true, EXECNS, CLONE_NEWUTS, got, sizeof(got));
 	show("execns(CLONE_NEWUTS)", got);
-	ktap_result(exited_ok(st) && agree(got),
-		    "pending time ns: the program's vDSO and syscall clocks agree");
-	ktap_result(exited_ok(st) && key(got, "time") > 0 &&
-		    key(got, "time") == (enters ? key(got, "pre_child") : key(got, "pre_time")),
-		    "pending time ns: the program's time ns is the one execve gives (%s)",
-		    enters ? "time_for_children" : "the caller's own");
-	ktap_result(exited_ok(st) && offset_by(got, mono0, boot0, off),
-		    "pending time ns: monotonic and boottime are offset by %lld s, as after execve",
-		    off / NSEC);
-	ktap_result(exited_ok(st) && key(got, "time_child") == key(got, "pre_child"),
-		    "pending time ns: the program's time_for_children is the caller's");
+	ksft_test_result(exited_ok(st) && agree(got),
+			 "pending time ns: the program's vDSO and syscall clocks agree");
+	ksft_test_result(exited_ok(st) && key(got, "time") > 0 &&
+			 key(got, "time") == (enters ? key(got, "pre_child") : key(got, "pre_time")),
+			 "pending time ns: the program's time ns is the one execve gives (%s)",
+			 enters ? "time_for_children" : "the caller's own");
+	ksft_test_result(exited_ok(st) && offset_by(got, mono0, boot0, off),
+			 "pending time ns: monotonic and boottime are offset by %lld s, as after execve",
+			 off / NSEC);
+	ksft_test_result(exited_ok(st) && key(got, "time_child") == key(got, "pre_child"),
+			 "pending time ns: the program's time_for_children is the caller's");
 
 	st = run(false, EXECNS, CLONE_NEWTIME, got, sizeof(got));
 	show("plain caller, execns(CLONE_NEWTIME)", got);
-	ktap_result(exited_ok(st) && agree(got) && offset_by(got, mono0, boot0, 0) &&
-		    key(got, "time") == (long long)time0 &&
-		    key(got, "time_child") > 0 && key(got, "time_child") != (long long)child0,
-		    "execns(CLONE_NEWTIME): the program keeps its time ns, its children get a new one");
+	ksft_test_result(exited_ok(st) && agree(got) && offset_by(got, mono0, boot0, 0) &&
+			 key(got, "time") == (long long)time0 &&
+			 key(got, "time_child") > 0 && key(got, "time_child") != (long long)child0,
+			 "execns(CLONE_NEWTIME): the program keeps its time ns, its children get a new one");
 
 	st = run(true, EXECNS, CLONE_NEWTIME, both, sizeof(both));
 	show("pending time ns, execns(CLONE_NEWTIME)", both);
-	ktap_result(exited_ok(st) && agree(both) && offset_by(both, mono0, boot0, off) &&
-		    key(both, "time") == (enters ? key(both, "pre_child") : key(both, "pre_time")) &&
-		    key(both, "time_child") > 0 &&
-		    key(both, "time_child") != key(both, "pre_child") &&
-		    key(both, "time_child") != key(both, "pre_time"),
-		    "pending time ns + CLONE_NEWTIME: the program enters what execve gives, its children a new one");
+	ksft_test_result(exited_ok(st) && agree(both) && offset_by(both, mono0, boot0, off) &&
+			 key(both, "time") == (enters ? key(both, "pre_child") : key(both, "pre_time")) &&
+			 key(both, "time_child") > 0 &&
+			 key(both, "time_child") != key(both, "pre_child") &&
+			 key(both, "time_child") != key(both, "pre_time"),
+			 "pending time ns + CLONE_NEWTIME: the program enters what execve gives, its children a new one");
 
 	st = run(true, EXECNS_MISSING, CLONE_NEWUTS, fail, sizeof(fail));
 	show("failing execns", fail);
-	ktap_result(exited_ok(st) && key(fail, "execns") == -1 && key(fail, "errno") == ENOENT &&
-		    key(fail, "time") == key(fail, "pre_time") &&
-		    key(fail, "time_child") == key(fail, "pre_child") &&
-		    agree(fail) && offset_by(fail, mono0, boot0, 0),
-		    "a failing execns (ENOENT) leaves the pending time ns and the clocks as they were");
-	return ktap_finish();
+	ksft_test_result(exited_ok(st) && key(fail, "execns") == -1 && key(fail, "errno") == ENOENT &&
+			 key(fail, "time") == key(fail, "pre_time") &&
+			 key(fail, "time_child") == key(fail, "pre_child") &&
+			 agree(fail) && offset_by(fail, mono0, boot0, 0),
+			 "a failing execns (ENOENT) leaves the pending time ns and the clocks as they were");
+	ksft_finished();
 }

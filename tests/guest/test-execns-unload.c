@@ -15,7 +15,7 @@
 #include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include "util.h"
+#include "lib/report.h"
 
 #define REFCNT	"/sys/module/execns/refcnt"
 #define PAGE	4096
@@ -86,16 +86,6 @@ static void child(void)
 	_exit(99);
 }
 
-/* The "tables" or "users" count of /proc/execns/stats. */
-static long stats_of(const char *key)
-{
-	char text[256] = "", *p;
-
-	read_text("/proc/execns/stats", text, sizeof(text));
-	p = strstr(text, key);
-	return p ? strtol(p + strlen(key), NULL, 10) : -1;
-}
-
 /* A held call with a uid table and namespaces prepared, killed by SIGKILL. */
 static void kill_while_held(long base)
 {
@@ -120,20 +110,22 @@ static void kill_while_held(long base)
 	close(go[0]);
 	n = read(ctl[0], line, sizeof(line) - 1);
 	line[n > 0 ? n : 0] = '\0';
-	tables = stats_of("tables ");
+	tables = execns_stat("tables");
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
-	for (int i = 0; i < 300 && (stats_of("tables ") || stats_of("users ")); i++)
+	for (int i = 0; i < 300 && (execns_stat("tables") || execns_stat("users")); i++)
 		usleep(100000);
-	ktap_result(!strncmp(line, "blocked", 7) && tables == 1 && WIFSIGNALED(status) &&
-		    WTERMSIG(status) == SIGKILL,
-		    "a held execns(CLONE_NEWUSER|NS|UTS|NET), its table prepared (%ld), dies by SIGKILL", tables);
-	ktap_result(read_long(REFCNT) == base && stats_of("tables ") == 0 && stats_of("users ") == 0,
-		    "and leaves nothing: refcnt %ld (was %ld), %ld tables, %ld user_structs",
-		    read_long(REFCNT), base, stats_of("tables "), stats_of("users "));
+	ksft_test_result(!strncmp(line, "blocked", 7) && tables == 1 && WIFSIGNALED(status) &&
+			 WTERMSIG(status) == SIGKILL,
+			 "a held execns(CLONE_NEWUSER|NS|UTS|NET), its table prepared (%ld), dies by SIGKILL", tables);
+	ksft_test_result(read_long(REFCNT) == base && execns_stat("tables") == 0 && execns_stat("users") == 0,
+			 "and leaves nothing: refcnt %ld (was %ld), %ld tables, %ld user_structs",
+			 read_long(REFCNT), base, execns_stat("tables"), execns_stat("users"));
 	close(ctl[0]);
 	close(go[1]);
 }
+
+static const struct child_mode modes[] = { CHILD_MODE_REPORT };
 
 int main(int argc, char **argv)
 {
@@ -146,11 +138,11 @@ int main(int argc, char **argv)
 	long ret;
 	int e;
 
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return report_main(argc, argv);
+	CHILD_DISPATCH(modes, argc, argv);
 	alarm(TEST_TIMEOUT);
 
-	ktap_plan(6);
+	ksft_print_header();
+	ksft_set_plan(6);
 	base = read_long(REFCNT);
 	if (pipe(out) || pipe(ctl) || pipe(go))
 		return 1;
@@ -177,41 +169,46 @@ int main(int argc, char **argv)
 	}
 	if (!strncmp(line, "skip ", 5)) {
 		line[strcspn(line, "\n")] = '\0';
-		for (int i = 0; i < 6; i++)
-			ktap_skip(line + 5, "the module cannot be unloaded while a call is inside execns (%d)", i + 1);
+		for (int i = 0; i < 6; i++) {
+			char name[96];
+
+			snprintf(name, sizeof(name),
+				 "the module cannot be unloaded while a call is inside execns (%d)", i + 1);
+			ksft_test_result_code(KSFT_SKIP, name, "%s", line + 5);
+		}
 		waitpid(pid, NULL, 0);
-		return ktap_finish();
+		ksft_finished();
 	}
 	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
 	read_text(path, sysc, sizeof(sysc));
 	sscanf(sysc, "%d", &first_field);
 	during = read_long(REFCNT);
-	ktap_diag("child: %s", strtok(line, "\n") ? line : "(nothing)");
-	ktap_result(!strncmp(line, "blocked", 7) && first_field == execns_nr() && during == base + 1,
-		    "a call held inside execns (in syscall %d) holds a module reference: refcnt %ld -> %ld",
-		    first_field, base, during);
+	ksft_print_msg("child: %s\n", strtok(line, "\n") ? line : "(nothing)");
+	ksft_test_result(!strncmp(line, "blocked", 7) && first_field == execns_nr() && during == base + 1,
+			 "a call held inside execns (in syscall %d) holds a module reference: refcnt %ld -> %ld",
+			 first_field, base, during);
 
 	ret = syscall(SYS_delete_module, "execns", O_NONBLOCK);
 	e = errno;
-	ktap_result(ret == -1 && (e == EWOULDBLOCK || e == EBUSY) && !access(REFCNT, F_OK),
-		    "delete_module(\"execns\", O_NONBLOCK) fails meanwhile (%ld, errno %d: %s) and the module stays",
-		    ret, e, strerror(e));
+	ksft_test_result(ret == -1 && (e == EWOULDBLOCK || e == EBUSY) && !access(REFCNT, F_OK),
+			 "delete_module(\"execns\", O_NONBLOCK) fails meanwhile (%ld, errno %d: %s) and the module stays",
+			 ret, e, strerror(e));
 
 	if (write(go[1], "g", 1) != 1)
-		ktap_diag("cannot wake the fault handler");
+		ksft_print_msg("cannot wake the fault handler\n");
 	read_all(out[0], text, sizeof(text));
 	waitpid(pid, &status, 0);
 	memset(&r, 0, sizeof(r));
 	parse_report(&r, text, 0);
-	ktap_result(exited_ok(status) && r.ok && r.pid == pid && r.ns[NS_UTS] && r.ns[NS_UTS] != uts,
-		    "once the page is there the call completes: pid %d runs the new program in uts:[%lu]",
-		    r.pid, r.ns[NS_UTS]);
+	ksft_test_result(exited_ok(status) && r.ok && r.pid == pid && r.ns[NS_UTS] && r.ns[NS_UTS] != uts,
+			 "once the page is there the call completes: pid %d runs the new program in uts:[%lu]",
+			 r.pid, r.ns[NS_UTS]);
 
 	after = read_long(REFCNT);
-	ktap_result(after == base, "the reference is dropped when the call has returned (refcnt %ld)", after);
+	ksft_test_result(after == base, "the reference is dropped when the call has returned (refcnt %ld)", after);
 	close(out[0]);
 	close(ctl[0]);
 	close(go[1]);
 	kill_while_held(base);
-	return ktap_finish();
+	ksft_finished();
 }

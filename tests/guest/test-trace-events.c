@@ -9,8 +9,7 @@
  * minus frees must equal the user_structs /proc/execns/tables lists.
  */
 #include <sys/resource.h>
-#include "guest-util.h"
-#include "ktap.h"
+#include "lib/child.h"
 
 #define T "/sys/kernel/tracing/"
 
@@ -144,6 +143,25 @@ static void wait_no_tables(void)
 		usleep(50000);
 }
 
+static int mode_work(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return work();
+}
+
+static int mode_hold(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return hold();
+}
+
+static const struct child_mode modes[] = {
+	{ "work", 0, mode_work },
+	{ "hold", 0, mode_hold },
+};
+
 int main(int argc, char **argv)
 {
 	static const unsigned int uids[] = { 0, 1000, 1001 };
@@ -151,22 +169,24 @@ int main(int argc, char **argv)
 	int fd, st1, st2, hold_fd, work_fd, live, ok;
 	pid_t p1, p2;
 
-	if (argc > 1 && !strcmp(argv[1], "work"))
-		return work();
-	if (argc > 1 && !strcmp(argv[1], "hold"))
-		return hold();
+	CHILD_DISPATCH(modes, argc, argv);
 
-	ktap_plan(9);
+	ksft_print_header();
+	ksft_set_plan(9);
 	if (access(T "events/execns/enable", W_OK)) {
-		for (int i = 0; i < 9; i++)
-			ktap_skip("no execns events in tracefs at " T, "tracepoint check %d", i + 1);
-		return ktap_finish();
+		for (int i = 0; i < 9; i++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "tracepoint check %d", i + 1);
+			ksft_test_result_code(KSFT_SKIP, name, "no execns events in tracefs at " T);
+		}
+		ksft_finished();
 	}
 	wait_no_tables();
-	write_file(T "tracing_on", "0");
-	write_file(T "trace", "");
-	write_file(T "events/execns/enable", "1");
-	write_file(T "tracing_on", "1");
+	write_knob(T "tracing_on", "0");
+	write_knob(T "trace", "");
+	write_knob(T "events/execns/enable", "1");
+	write_knob(T "tracing_on", "1");
 
 	p1 = start(argv[0], "work", &work_fd, &t1);
 	close(work_fd);
@@ -174,56 +194,56 @@ int main(int argc, char **argv)
 	wait_no_tables();
 	p2 = start(argv[0], "hold", &hold_fd, &t2);
 
-	write_file(T "tracing_on", "0");
+	write_knob(T "tracing_on", "0");
 	fd = open(T "trace", O_RDONLY);
 	read_all(fd, trace, sizeof(trace));
 	close(fd);
 	live = live_users();
 
-	ktap_result(WIFEXITED(st1) && !WEXITSTATUS(st1) && t1 > 0 && t2 > t1,
-		    "workloads ran in tables %ld and %ld", t1, t2);
-	ktap_result(count("execns_call", "pid=") >= 2 &&
-		    count("execns_call", "") == count("execns_call", "pid=") &&
-		    strstr(trace, "flags=CLONE_NEWUSER filename=/proc/self/exe") &&
-		    count("execns_return", "") >= 2 && strstr(trace, " result=0 duration_ns="),
-		    "execns_call shows flags by name and the filename, execns_return the result");
-	ktap_result(count_table("table_create", t1) == 1 && count_table("table_destroy", t1) == 1,
-		    "table_create and table_destroy once for table %ld (parent 0)", t1);
+	ksft_test_result(WIFEXITED(st1) && !WEXITSTATUS(st1) && t1 > 0 && t2 > t1,
+			 "workloads ran in tables %ld and %ld", t1, t2);
+	ksft_test_result(count("execns_call", "pid=") >= 2 &&
+			 count("execns_call", "") == count("execns_call", "pid=") &&
+			 strstr(trace, "flags=CLONE_NEWUSER filename=/proc/self/exe") &&
+			 count("execns_return", "") >= 2 && strstr(trace, " result=0 duration_ns="),
+			 "execns_call shows flags by name and the filename, execns_return the result");
+	ksft_test_result(count_table("table_create", t1) == 1 && count_table("table_destroy", t1) == 1,
+			 "table_create and table_destroy once for table %ld (parent 0)", t1);
 	ok = 1;
 	for (size_t i = 0; i < 3; i++)
 		ok &= count_uid("uid_alloc", uids[i], t1) == 1 &&
 		      count_uid("uid_free", uids[i], t1) == 1;
-	ktap_result(ok, "uids 0, 1000, 1001: one uid_alloc and one uid_free each in table %ld", t1);
-	ktap_result(count("uid_free", "") == 3 && every_line("uid_free", " refs=0 ") &&
-		    every_line("uid_alloc", " refs=1 "),
-		    "uid_alloc shows one reference, uid_free none");
-	ktap_result(count_uid("uid_find", 4242, t1) == 1 && strstr(trace, "uid=4242") &&
-		    strstr(trace, "found=0"),
-		    "getpriority(PRIO_USER, 4242) in table %ld: one uid_find, nothing found", t1);
-	ktap_result(count_table("table_create", t2) == 1 && count_uid("uid_alloc", 0, t2) == 1 &&
-		    !count_table("table_destroy", t2) && !count_uid("uid_free", 0, t2),
-		    "the holding table %ld: created, its uid 0 allocated, nothing freed", t2);
+	ksft_test_result(ok, "uids 0, 1000, 1001: one uid_alloc and one uid_free each in table %ld", t1);
+	ksft_test_result(count("uid_free", "") == 3 && every_line("uid_free", " refs=0 ") &&
+			 every_line("uid_alloc", " refs=1 "),
+			 "uid_alloc shows one reference, uid_free none");
+	ksft_test_result(count_uid("uid_find", 4242, t1) == 1 && strstr(trace, "uid=4242") &&
+			 strstr(trace, "found=0"),
+			 "getpriority(PRIO_USER, 4242) in table %ld: one uid_find, nothing found", t1);
+	ksft_test_result(count_table("table_create", t2) == 1 && count_uid("uid_alloc", 0, t2) == 1 &&
+			 !count_table("table_destroy", t2) && !count_uid("uid_free", 0, t2),
+			 "the holding table %ld: created, its uid 0 allocated, nothing freed", t2);
 	allocs = count("uid_alloc", "");
 	frees = count("uid_free", "");
-	ktap_result(allocs - frees == live && live == 1,
-		    "allocs (%ld) - frees (%ld) = live user_structs in /proc/execns/tables (%d)",
-		    allocs, frees, live);
+	ksft_test_result(allocs - frees == live && live == 1,
+			 "allocs (%ld) - frees (%ld) = live user_structs in /proc/execns/tables (%d)",
+			 allocs, frees, live);
 
 	/* The held table ends when its last process does. */
-	write_file(T "trace", "");
-	write_file(T "tracing_on", "1");
+	write_knob(T "trace", "");
+	write_knob(T "tracing_on", "1");
 	close(hold_fd);
 	waitpid(p2, &st2, 0);
 	wait_no_tables();
-	write_file(T "tracing_on", "0");
-	write_file(T "events/execns/enable", "0");
+	write_knob(T "tracing_on", "0");
+	write_knob(T "events/execns/enable", "0");
 	fd = open(T "trace", O_RDONLY);
 	read_all(fd, trace + strlen(trace), sizeof(trace) - strlen(trace));
 	close(fd);
-	ktap_result(count_table("table_destroy", t2) == 1 && count_uid("uid_free", 0, t2) == 1 &&
-		    live_users() == 0,
-		    "table %ld: uid 0 freed and table destroyed after its process exits", t2);
-	if (ktap_failed)
+	ksft_test_result(count_table("table_destroy", t2) == 1 && count_uid("uid_free", 0, t2) == 1 &&
+			 live_users() == 0,
+			 "table %ld: uid 0 freed and table destroyed after its process exits", t2);
+	if (ksft_get_fail_cnt())
 		printf("%s", trace);
-	return ktap_finish();
+	ksft_finished();
 }

@@ -10,8 +10,7 @@
  * /tmp/execns-hold.pid, until that group is sent SIGTERM.
  */
 #include <sys/resource.h>
-#include "guest-util.h"
-#include "ktap.h"
+#include "lib/child.h"
 
 #define NR_TABLES 3
 
@@ -81,6 +80,26 @@ static long in_table(const char *self, const char *mode, const char *arg, pid_t 
 	return atol(buf);
 }
 
+/* Mode "work I": the workload of table I. */
+static int mode_work(int argc, char **argv)
+{
+	(void)argc;
+	return work(atoi(argv[2]));
+}
+
+/* Mode "holder": a table that stays. */
+static int mode_holder(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return hold();
+}
+
+static const struct child_mode modes[] = {
+	{ "work", 1, mode_work },
+	{ "holder", 0, mode_holder },
+};
+
 int main(int argc, char **argv)
 {
 	int held = argc > 1 && !strcmp(argv[1], "hold");
@@ -88,26 +107,24 @@ int main(int argc, char **argv)
 	pid_t pid;
 	int st, ok = 1;
 
-	if (argc > 2 && !strcmp(argv[1], "work"))
-		return work(atoi(argv[2]));
-	if (argc > 1 && !strcmp(argv[1], "holder"))
-		return hold();
+	CHILD_DISPATCH(modes, argc, argv);
 
-	ktap_plan(held ? 4 : 3);
+	ksft_print_header();
+	ksft_set_plan(held ? 4 : 3);
 	for (int i = 0; i < NR_TABLES; i++) {
 		char arg[16];
 
 		snprintf(arg, sizeof(arg), "%d", i);
 		t = in_table(argv[0], "work", arg, &pid, 0);
 		ok &= t > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st);
-		ktap_diag("table %ld uids 0 %d 2000", t, 1000 + i);
+		ksft_print_msg("table %ld uids 0 %d 2000\n", t, 1000 + i);
 	}
-	ktap_result(ok, "%d tables: setuid() to two uids and a lookup in each", NR_TABLES);
-	ktap_result(!set_uid(5000), "setuid(5000) in the global table");
+	ksft_test_result(ok, "%d tables: setuid() to two uids and a lookup in each", NR_TABLES);
+	ksft_test_result(!set_uid(5000), "setuid(5000) in the global table");
 	for (int i = 0; i < 100 && execns_stat("tables") > 0; i++)
 		usleep(50000);
 	tables_left = execns_stat("tables");
-	ktap_result(tables_left == 0, "every table ended with its processes (%ld left)", tables_left);
+	ksft_test_result(tables_left == 0, "every table ended with its processes (%ld left)", tables_left);
 	if (held) {
 		char s[32];
 
@@ -116,10 +133,10 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 300 && execns_stat("users") != 2; i++)
 			usleep(50000);
 		snprintf(s, sizeof(s), "%d\n", pid);
-		write_file("/tmp/execns-hold.pid", s);
-		ktap_diag("held table %ld uids 0 3000", t);
-		ktap_result(t > 0 && execns_stat("users") == 2,
-			    "table %ld held by process group %d", t, pid);
+		write_file("/tmp/execns-hold.pid", s, 0644);
+		ksft_print_msg("held table %ld uids 0 3000\n", t);
+		ksft_test_result(t > 0 && execns_stat("users") == 2,
+				 "table %ld held by process group %d", t, pid);
 	}
-	return ktap_finish();
+	ksft_finished();
 }

@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
-#include "uidtab-util.h"
+#include "lib/uidtab.h"
 
 /* From <linux/io_uring.h> and <linux/watch_queue.h>, which clash with <fcntl.h>. */
 #define IORING_REGISTER_BUFFERS		0
@@ -58,7 +58,7 @@ static long mine_becomes(const char *field, long want)
 	long v = mine(field);
 
 	for (int i = 0; i < UT_RCU_SECS * 10 && v != want; i++) {
-		ut_sleep_ms(100);
+		sleep_ms(100);
 		v = mine(field);
 	}
 	return v;
@@ -228,14 +228,10 @@ static void refs_counts(void)
 	ut_putl("refs_back", mine_becomes("refs", r0) - r0);
 }
 
-static int act(const char *mode)
+static int mode_counters(int argc, char **argv)
 {
-	int rc = ut_act_common(mode);
-
-	if (rc >= 0)
-		return rc;
-	if (strcmp(mode, "counters"))
-		return 3;
+	(void)argc;
+	(void)argv;
 	table = ut_self();
 	ut_putl("self", table);
 	if (setresuid(UT_UID, UT_UID, UT_UID))
@@ -250,71 +246,78 @@ static int act(const char *mode)
 	return 0;
 }
 
+static const struct child_mode modes[] = {
+	UT_MODES,
+	{ "counters", 0, mode_counters },
+};
+
 int main(int argc, char **argv)
 {
-	char disabled[32] = "";
+	char disabled[32] = "", name[64];
 	struct ut_out o;
 	int tables0, left;
 	long t;
 
-	if (argc > 2 && !strcmp(argv[1], UT_ACT))
-		return act(argv[2]);
+	CHILD_DISPATCH(modes, argc, argv);
 
 	ut_start(11);
 	tables0 = ut_ntables();
 	/* Let an unprivileged uid use io_uring for the locked_vm count (6.6+). */
-	ut_read_line(IO_URING_DISABLED, disabled, sizeof(disabled));
+	read_line(IO_URING_DISABLED, disabled, sizeof(disabled));
 	if (disabled[0] && strcmp(disabled, "0"))
-		ut_write(IO_URING_DISABLED, "0");
+		write_knob(IO_URING_DISABLED, "0");
 	ut_in_table("counters", NULL, &o);
 	if (disabled[0] && strcmp(disabled, "0"))
-		ut_write(IO_URING_DISABLED, disabled);
+		write_knob(IO_URING_DISABLED, disabled);
 	t = ut_val(&o, "self");
 
-	ktap_result(t > 0 && ut_exited_ok(&o) && ut_val(&o, "fresh_epoll_watches") == 0 &&
-		    ut_val(&o, "fresh_pipe_bufs") == 0 && ut_val(&o, "fresh_unix_inflight") == 0 &&
-		    ut_val(&o, "fresh_locked_vm") == 0 && ut_val(&o, "fresh_watches") == 0,
-		    "table %ld: uid 1000's line after setresuid(1000) has every counter at 0 (%ld %ld %ld %ld %ld)",
-		    t, ut_val(&o, "fresh_epoll_watches"), ut_val(&o, "fresh_pipe_bufs"),
-		    ut_val(&o, "fresh_unix_inflight"), ut_val(&o, "fresh_locked_vm"),
-		    ut_val(&o, "fresh_watches"));
-	ktap_result(ut_val(&o, "ep5") == 5 && ut_val(&o, "ep4") == 4,
-		    "epoll_watches: 5 after 5 EPOLL_CTL_ADDs (%ld), 4 after an EPOLL_CTL_DEL (%ld)",
-		    ut_val(&o, "ep5"), ut_val(&o, "ep4"));
-	ktap_result(ut_val(&o, "ep0") == 0, "epoll_watches: 0 once the epoll descriptor is closed (%ld)",
-		    ut_val(&o, "ep0"));
-	ktap_result(ut_val(&o, "pb0") == 0 && ut_val(&o, "pb2") == 32,
-		    "pipe_bufs: 16 pages per new pipe (%ld -> %ld after two)",
-		    ut_val(&o, "pb0"), ut_val(&o, "pb2"));
-	ktap_result(ut_val(&o, "setsz") == 4096 && ut_val(&o, "pb_small") == 17 &&
-		    ut_val(&o, "pb_closed") == 0,
-		    "pipe_bufs: %ld after F_SETPIPE_SZ(4096) on one (want 17), %ld once both are closed",
-		    ut_val(&o, "pb_small"), ut_val(&o, "pb_closed"));
-	ktap_result(ut_val(&o, "ui0") == 0 && ut_val(&o, "ui_sent") == 1 && ut_val(&o, "ui_recv") == 0,
-		    "unix_inflight: %ld, %ld with a socket in flight over SCM_RIGHTS, %ld once received",
-		    ut_val(&o, "ui0"), ut_val(&o, "ui_sent"), ut_val(&o, "ui_recv"));
+	ksft_test_result(t > 0 && ut_exited_ok(&o) && ut_val(&o, "fresh_epoll_watches") == 0 &&
+			 ut_val(&o, "fresh_pipe_bufs") == 0 && ut_val(&o, "fresh_unix_inflight") == 0 &&
+			 ut_val(&o, "fresh_locked_vm") == 0 && ut_val(&o, "fresh_watches") == 0,
+			 "table %ld: uid 1000's line after setresuid(1000) has every counter at 0 (%ld %ld %ld %ld %ld)",
+			 t, ut_val(&o, "fresh_epoll_watches"), ut_val(&o, "fresh_pipe_bufs"),
+			 ut_val(&o, "fresh_unix_inflight"), ut_val(&o, "fresh_locked_vm"),
+			 ut_val(&o, "fresh_watches"));
+	ksft_test_result(ut_val(&o, "ep5") == 5 && ut_val(&o, "ep4") == 4,
+			 "epoll_watches: 5 after 5 EPOLL_CTL_ADDs (%ld), 4 after an EPOLL_CTL_DEL (%ld)",
+			 ut_val(&o, "ep5"), ut_val(&o, "ep4"));
+	ksft_test_result(ut_val(&o, "ep0") == 0, "epoll_watches: 0 once the epoll descriptor is closed (%ld)",
+			 ut_val(&o, "ep0"));
+	ksft_test_result(ut_val(&o, "pb0") == 0 && ut_val(&o, "pb2") == 32,
+			 "pipe_bufs: 16 pages per new pipe (%ld -> %ld after two)",
+			 ut_val(&o, "pb0"), ut_val(&o, "pb2"));
+	ksft_test_result(ut_val(&o, "setsz") == 4096 && ut_val(&o, "pb_small") == 17 &&
+			 ut_val(&o, "pb_closed") == 0,
+			 "pipe_bufs: %ld after F_SETPIPE_SZ(4096) on one (want 17), %ld once both are closed",
+			 ut_val(&o, "pb_small"), ut_val(&o, "pb_closed"));
+	ksft_test_result(ut_val(&o, "ui0") == 0 && ut_val(&o, "ui_sent") == 1 && ut_val(&o, "ui_recv") == 0,
+			 "unix_inflight: %ld, %ld with a socket in flight over SCM_RIGHTS, %ld once received",
+			 ut_val(&o, "ui0"), ut_val(&o, "ui_sent"), ut_val(&o, "ui_recv"));
 	if (ut_val(&o, "lv_skip") != UT_NONE) {
-		ktap_skip("io_uring_setup() not usable", "locked_vm (errno %ld)", ut_val(&o, "lv_skip"));
-		ktap_skip("io_uring_setup() not usable", "locked_vm back to 0");
+		snprintf(name, sizeof(name), "locked_vm (errno %ld)", ut_val(&o, "lv_skip"));
+		ksft_test_result_code(KSFT_SKIP, name, "io_uring_setup() not usable");
+		ksft_test_result_code(KSFT_SKIP, "locked_vm back to 0", "io_uring_setup() not usable");
 	} else {
-		ktap_result(ut_val(&o, "lv0") == 0 && ut_val(&o, "lv_reg") == BUF_PAGES,
-			    "locked_vm: %ld pages with a %d-page io_uring buffer registered (from %ld; register errno %ld)",
-			    ut_val(&o, "lv_reg"), BUF_PAGES, ut_val(&o, "lv0"),
-			    ut_val(&o, "lv_regerr") == UT_NONE ? 0 : ut_val(&o, "lv_regerr"));
-		ktap_result(ut_val(&o, "lv_unreg") == 0,
-			    "locked_vm: %ld once unregistered", ut_val(&o, "lv_unreg"));
+		ksft_test_result(ut_val(&o, "lv0") == 0 && ut_val(&o, "lv_reg") == BUF_PAGES,
+				 "locked_vm: %ld pages with a %d-page io_uring buffer registered (from %ld; register errno %ld)",
+				 ut_val(&o, "lv_reg"), BUF_PAGES, ut_val(&o, "lv0"),
+				 ut_val(&o, "lv_regerr") == UT_NONE ? 0 : ut_val(&o, "lv_regerr"));
+		ksft_test_result(ut_val(&o, "lv_unreg") == 0,
+				 "locked_vm: %ld once unregistered", ut_val(&o, "lv_unreg"));
 	}
-	if (ut_val(&o, "w_skip") != UT_NONE)
-		ktap_skip("no watch queue / key notifications", "watches (errno %ld)", ut_val(&o, "w_skip"));
-	else
-		ktap_result(ut_val(&o, "w0") == 0 && ut_val(&o, "w1") == 1 && ut_val(&o, "w_closed") == 0,
-			    "watches: %ld, %ld with a key watched through a notification pipe, %ld once it is closed",
-			    ut_val(&o, "w0"), ut_val(&o, "w1"), ut_val(&o, "w_closed"));
-	ktap_result(ut_val(&o, "refs_forked") == 2 && ut_val(&o, "refs_back") == 0,
-		    "refs: +%ld with two forked processes, +%ld after they exit",
-		    ut_val(&o, "refs_forked"), ut_val(&o, "refs_back"));
+	if (ut_val(&o, "w_skip") != UT_NONE) {
+		snprintf(name, sizeof(name), "watches (errno %ld)", ut_val(&o, "w_skip"));
+		ksft_test_result_code(KSFT_SKIP, name, "no watch queue / key notifications");
+	} else {
+		ksft_test_result(ut_val(&o, "w0") == 0 && ut_val(&o, "w1") == 1 && ut_val(&o, "w_closed") == 0,
+				 "watches: %ld, %ld with a key watched through a notification pipe, %ld once it is closed",
+				 ut_val(&o, "w0"), ut_val(&o, "w1"), ut_val(&o, "w_closed"));
+	}
+	ksft_test_result(ut_val(&o, "refs_forked") == 2 && ut_val(&o, "refs_back") == 0,
+			 "refs: +%ld with two forked processes, +%ld after they exit",
+			 ut_val(&o, "refs_forked"), ut_val(&o, "refs_back"));
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
-	ktap_result(tables0 >= 0 && left == tables0,
-		    "the table is gone with its process (%d left, %d before)", left, tables0);
-	return ktap_finish();
+	ksft_test_result(tables0 >= 0 && left == tables0,
+			 "the table is gone with its process (%d left, %d before)", left, tables0);
+	ksft_finished();
 }

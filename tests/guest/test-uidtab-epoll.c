@@ -9,7 +9,7 @@
  */
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include "uidtab-util.h"
+#include "lib/uidtab.h"
 
 #define WATCHES	"/proc/sys/fs/epoll/max_user_watches"
 #define LIMIT	16
@@ -76,18 +76,25 @@ static int act_epoll(int hold)
 		pause();
 }
 
-static int act(const char *mode)
+static int mode_epoll(int argc, char **argv)
 {
-	int rc = ut_act_common(mode);
-
-	if (rc >= 0)
-		return rc;
-	if (!strcmp(mode, "epoll"))
-		return act_epoll(0);
-	if (!strcmp(mode, "epoll-hold"))
-		return act_epoll(1);
-	return 3;
+	(void)argc;
+	(void)argv;
+	return act_epoll(0);
 }
+
+static int mode_epoll_hold(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return act_epoll(1);
+}
+
+static const struct child_mode modes[] = {
+	UT_MODES,
+	{ "epoll", 0, mode_epoll },
+	{ "epoll-hold", 0, mode_epoll_hold },
+};
 
 static int is_enospc_at_once(const struct ut_out *o)
 {
@@ -108,74 +115,73 @@ int main(int argc, char **argv)
 	struct ut_out o, t1, t2;
 	long self1;
 
-	if (argc > 2 && !strcmp(argv[1], UT_ACT))
-		return act(argv[2]);
+	CHILD_DISPATCH(modes, argc, argv);
 
 	ut_start(13);
 	tables0 = ut_ntables();
-	ut_read_line(WATCHES, old, sizeof(old));
-	ktap_result(old[0] && !ut_set(WATCHES, "16"), "max_user_watches lowered from %s to 16", old);
+	read_line(WATCHES, old, sizeof(old));
+	ksft_test_result(old[0] && !set_knob(WATCHES, "16"), "max_user_watches lowered from %s to 16", old);
 
 	ut_run(try_all, NULL, &o);
-	ktap_result(ut_exited_ok(&o) && is_full_budget(&o),
-		    "initial table: uid 1000 alone adds 16 watches, the 17th is ENOSPC (added %ld, errno %ld)",
-		    ut_val(&o, "added"), ut_val(&o, "err"));
+	ksft_test_result(ut_exited_ok(&o) && is_full_budget(&o),
+			 "initial table: uid 1000 alone adds 16 watches, the 17th is ENOSPC (added %ld, errno %ld)",
+			 ut_val(&o, "added"), ut_val(&o, "err"));
 
 	a = ut_hold(UT_UID, hold_limit, NULL);
-	ktap_result(a > 0, "process A (uid 1000, initial table) holds 16 watches");
+	ksft_test_result(a > 0, "process A (uid 1000, initial table) holds 16 watches");
 
 	ut_run(try_one, NULL, &o);
-	ktap_result(is_enospc_at_once(&o),
-		    "process B (uid 1000, initial table): first EPOLL_CTL_ADD is ENOSPC (added %ld, errno %ld)",
-		    ut_val(&o, "added"), ut_val(&o, "err"));
+	ksft_test_result(is_enospc_at_once(&o),
+			 "process B (uid 1000, initial table): first EPOLL_CTL_ADD is ENOSPC (added %ld, errno %ld)",
+			 ut_val(&o, "added"), ut_val(&o, "err"));
 
 	/* A table whose uid 1000 keeps its 16 watches while the rest runs. */
 	ut_spawn(CLONE_NEWUSER, "epoll-hold", NULL, 0, &t1);
 	held = t1.pid;
 	self1 = ut_val(&t1, "self");
-	ktap_result(self1 > 0 && ut_val(&t1, "self_uid") == self1,
-		    "execns(CLONE_NEWUSER) as root: the program runs in table %ld, and stays there after setresuid(1000) (%ld)",
-		    self1, ut_val(&t1, "self_uid"));
-	ktap_result(is_full_budget(&t1),
-		    "uid 1000 in the table: 16 adds succeed, the 17th is ENOSPC, while A holds 16 (added %ld, errno %ld)",
-		    ut_val(&t1, "added"), ut_val(&t1, "err"));
-	ktap_result(ut_val(&t1, "fork_added") == 0 && ut_val(&t1, "fork_err") == ENOSPC,
-		    "a uid-1000 process forked in that table shares its budget: first add ENOSPC (added %ld, errno %ld)",
-		    ut_val(&t1, "fork_added"), ut_val(&t1, "fork_err"));
+	ksft_test_result(self1 > 0 && ut_val(&t1, "self_uid") == self1,
+			 "execns(CLONE_NEWUSER) as root: the program runs in table %ld, and stays there after setresuid(1000) (%ld)",
+			 self1, ut_val(&t1, "self_uid"));
+	ksft_test_result(is_full_budget(&t1),
+			 "uid 1000 in the table: 16 adds succeed, the 17th is ENOSPC, while A holds 16 (added %ld, errno %ld)",
+			 ut_val(&t1, "added"), ut_val(&t1, "err"));
+	ksft_test_result(ut_val(&t1, "fork_added") == 0 && ut_val(&t1, "fork_err") == ENOSPC,
+			 "a uid-1000 process forked in that table shares its budget: first add ENOSPC (added %ld, errno %ld)",
+			 ut_val(&t1, "fork_added"), ut_val(&t1, "fork_err"));
 
 	ut_in_table("epoll", NULL, &t2);
-	ktap_result(ut_val(&t2, "self") > 0 && ut_val(&t2, "self") != self1 &&
-		    ut_exited_ok(&t2) && is_full_budget(&t2),
-		    "uid 1000 in a second table (%ld) has 16 more while A and table %ld hold theirs (added %ld, errno %ld)",
-		    ut_val(&t2, "self"), self1, ut_val(&t2, "added"), ut_val(&t2, "err"));
+	ksft_test_result(ut_val(&t2, "self") > 0 && ut_val(&t2, "self") != self1 &&
+			 ut_exited_ok(&t2) && is_full_budget(&t2),
+			 "uid 1000 in a second table (%ld) has 16 more while A and table %ld hold theirs (added %ld, errno %ld)",
+			 ut_val(&t2, "self"), self1, ut_val(&t2, "added"), ut_val(&t2, "err"));
 
 	ut_run(try_one, NULL, &o);
-	ktap_result(is_enospc_at_once(&o),
-		    "the tables' watches are not the initial table's: uid 1000 there is still at ENOSPC (added %ld, errno %ld)",
-		    ut_val(&o, "added"), ut_val(&o, "err"));
+	ksft_test_result(is_enospc_at_once(&o),
+			 "the tables' watches are not the initial table's: uid 1000 there is still at ENOSPC (added %ld, errno %ld)",
+			 ut_val(&o, "added"), ut_val(&o, "err"));
 
 	ut_kill(held);
 	ut_kill(a);
 	/* A's watches go with its descriptors, before waitpid() returns. */
 	ut_run(try_all, NULL, &o);
-	ktap_result(ut_exited_ok(&o) && is_full_budget(&o),
-		    "once A is gone, uid 1000 in the initial table has its 16 again (added %ld, errno %ld)",
-		    ut_val(&o, "added"), ut_val(&o, "err"));
+	ksft_test_result(ut_exited_ok(&o) && is_full_budget(&o),
+			 "once A is gone, uid 1000 in the initial table has its 16 again (added %ld, errno %ld)",
+			 ut_val(&o, "added"), ut_val(&o, "err"));
 
-	ut_write(WATCHES, old);
+	write_knob(WATCHES, old);
 	{
 		char now[64];
 
-		ut_read_line(WATCHES, now, sizeof(now));
-		ktap_result(old[0] && !strcmp(now, old), "max_user_watches restored (%s)", now);
+		read_line(WATCHES, now, sizeof(now));
+		ksft_test_result(old[0] && !strcmp(now, old), "max_user_watches restored (%s)", now);
 	}
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
-	ktap_result(tables0 >= 0 && left == tables0,
-		    "the tables are gone with their processes (%d left, %d before)", left, tables0);
+	ksft_test_result(tables0 >= 0 && left == tables0,
+			 "the tables are gone with their processes (%d left, %d before)", left, tables0);
 	ut_in_table("report", NULL, &o);
-	ktap_result(ut_val(&o, "self") > ut_val(&t2, "self") && ut_val(&t2, "self") > self1,
-		    "table ids increase: %ld, %ld, then %ld", self1, ut_val(&t2, "self"),
-		    ut_val(&o, "self"));
+	ksft_test_result(ut_val(&o, "self") > ut_val(&t2, "self") && ut_val(&t2, "self") > self1,
+			 "table ids increase: %ld, %ld, then %ld", self1, ut_val(&t2, "self"),
+			 ut_val(&o, "self"));
 	ut_wait_tables(tables0, UT_RCU_SECS);
-	return ktap_finish();
+	ksft_finished();
 }

@@ -8,18 +8,10 @@
  * table afterwards.
  */
 #include <sys/stat.h>
-#include "uidtab-util.h"
+#include "lib/uidtab.h"
 
 #define NOEXEC_FILE	"/tmp/uidtab-noexec"
 #define JUNK_FILE	"/tmp/uidtab-junk"
-
-static long raw_execns(long flags, const void *path, const void *argv, const void *envp)
-{
-	char buf[32];
-
-	ut_read_line(EXECNS_SYSFS_NR_FILE, buf, sizeof(buf));
-	return syscall(strtol(buf, NULL, 10), flags, path, argv, envp);
-}
 
 struct failure {
 	const char *name;
@@ -47,7 +39,7 @@ static void state(struct state *st)
 }
 
 /* The same table, and nothing new listed (what went after RCU meanwhile does not count). */
-static int same_state(struct state *a, struct state *b, int *nt, int *nu)
+static int table_unchanged(struct state *a, struct state *b, int *nt, int *nu)
 {
 	ut_snap_new(&a->s, &b->s, nt, nu);
 	return a->self >= 0 && a->self == b->self && a->s.ok && b->s.ok && !*nt && !*nu;
@@ -55,7 +47,7 @@ static int same_state(struct state *a, struct state *b, int *nt, int *nu)
 
 static long fail_one(int i)
 {
-	char *argv[] = { "/proc/self/exe", UT_ACT, "report", NULL };
+	char *argv[] = { "/proc/self/exe", "report", NULL };
 
 	switch (i) {
 	case 0:
@@ -80,7 +72,7 @@ static long fail_one(int i)
  */
 static int fail_all(void *arg)
 {
-	char *argv[] = { "/proc/self/exe", UT_ACT, "report", NULL };
+	char *argv[] = { "/proc/self/exe", "report", NULL };
 	char key[64];
 
 	(void)arg;
@@ -92,7 +84,7 @@ static int fail_all(void *arg)
 		ret = fail_one(i);
 		err = errno;
 		state(&after);
-		same = same_state(&before, &after, &nt, &nu);
+		same = table_unchanged(&before, &after, &nt, &nu);
 		snprintf(key, sizeof(key), "%s_ret", failures[i].name);
 		ut_putl(key, ret);
 		snprintf(key, sizeof(key), "%s_err", failures[i].name);
@@ -109,18 +101,18 @@ static int fail_all(void *arg)
 	return 1;
 }
 
-static int act(const char *mode)
+static int mode_fail(int argc, char **argv)
 {
-	int rc = ut_act_common(mode);
-
-	if (rc >= 0)
-		return rc;
-	if (!strcmp(mode, "fail")) {
-		ut_putl("table", ut_self());
-		return fail_all(NULL);
-	}
-	return 3;
+	(void)argc;
+	(void)argv;
+	ut_putl("table", ut_self());
+	return fail_all(NULL);
 }
+
+static const struct child_mode modes[] = {
+	UT_MODES,
+	{ "fail", 0, mode_fail },
+};
 
 static void check(const struct ut_out *o, const char *where)
 {
@@ -130,10 +122,10 @@ static void check(const struct ut_out *o, const char *where)
 		snprintf(k1, sizeof(k1), "%s_ret", failures[i].name);
 		snprintf(k2, sizeof(k2), "%s_err", failures[i].name);
 		snprintf(k3, sizeof(k3), "%s_same", failures[i].name);
-		ktap_result(ut_val(o, k1) == -1 && ut_val(o, k2) == failures[i].err && ut_val(o, k3) == 1,
-			    "%s: %s (errno %ld, want %d); same table, no new table or user after: %s",
-			    where, failures[i].name, ut_val(o, k2), failures[i].err,
-			    ut_val(o, k3) == 1 ? "yes" : "no");
+		ksft_test_result(ut_val(o, k1) == -1 && ut_val(o, k2) == failures[i].err && ut_val(o, k3) == 1,
+				 "%s: %s (errno %ld, want %d); same table, no new table or user after: %s",
+				 where, failures[i].name, ut_val(o, k2), failures[i].err,
+				 ut_val(o, k3) == 1 ? "yes" : "no");
 	}
 }
 
@@ -153,36 +145,35 @@ int main(int argc, char **argv)
 	int tables0, left;
 	long t;
 
-	if (argc > 2 && !strcmp(argv[1], UT_ACT))
-		return act(argv[2]);
+	CHILD_DISPATCH(modes, argc, argv);
 
 	ut_start(2 * NR_FAILURES + 4);
 	tables0 = ut_ntables();
-	ktap_result(!make_file(NOEXEC_FILE, "#!/bin/sh\nexit 0\n", 0644) &&
-		    !make_file(JUNK_FILE, "\x01\x02\x03 not a program\n", 0755),
-		    "a script without execute permission and an executable file of no known format");
+	ksft_test_result(!make_file(NOEXEC_FILE, "#!/bin/sh\nexit 0\n", 0644) &&
+			 !make_file(JUNK_FILE, "\x01\x02\x03 not a program\n", 0755),
+			 "a script without execute permission and an executable file of no known format");
 
 	ut_run(fail_all, NULL, &o);
 	check(&o, "initial table");
-	ktap_result(ut_val(&o, "before_entering") == 0 && ut_val(&o, "self") > 0 &&
-		    ut_val(&o, "parent") == 0 && ut_val(&o, "uid0") > 0,
-		    "after those failures the same process enters table %ld (from %ld; errno %ld)",
-		    ut_val(&o, "self"), ut_val(&o, "before_entering"),
-		    ut_val(&o, "enter_err") == UT_NONE ? 0 : ut_val(&o, "enter_err"));
+	ksft_test_result(ut_val(&o, "before_entering") == 0 && ut_val(&o, "self") > 0 &&
+			 ut_val(&o, "parent") == 0 && ut_val(&o, "uid0") > 0,
+			 "after those failures the same process enters table %ld (from %ld; errno %ld)",
+			 ut_val(&o, "self"), ut_val(&o, "before_entering"),
+			 ut_val(&o, "enter_err") == UT_NONE ? 0 : ut_val(&o, "enter_err"));
 
 	ut_wait_tables(tables0, UT_RCU_SECS);	/* the last one ends after RCU */
 	ut_in_table("fail", NULL, &o);
 	t = ut_val(&o, "table");
 	check(&o, "inside a table");
-	ktap_result(t > 0 && ut_val(&o, "before_entering") == t && ut_val(&o, "self") > t &&
-		    ut_val(&o, "parent") == t,
-		    "after those failures, execns(CLONE_NEWUSER) from table %ld makes table %ld (parent %ld)",
-		    t, ut_val(&o, "self"), ut_val(&o, "parent"));
+	ksft_test_result(t > 0 && ut_val(&o, "before_entering") == t && ut_val(&o, "self") > t &&
+			 ut_val(&o, "parent") == t,
+			 "after those failures, execns(CLONE_NEWUSER) from table %ld makes table %ld (parent %ld)",
+			 t, ut_val(&o, "self"), ut_val(&o, "parent"));
 
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
-	ktap_result(tables0 >= 0 && left == tables0,
-		    "the tables are gone with their processes (%d left, %d before)", left, tables0);
+	ksft_test_result(tables0 >= 0 && left == tables0,
+			 "the tables are gone with their processes (%d left, %d before)", left, tables0);
 	unlink(NOEXEC_FILE);
 	unlink(JUNK_FILE);
-	return ktap_finish();
+	ksft_finished();
 }

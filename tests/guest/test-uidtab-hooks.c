@@ -16,7 +16,7 @@
  *  - everything on again, a new table works.
  * Whatever happens, kprobes and ftrace are on again when the program ends.
  */
-#include "uidtab-util.h"
+#include "lib/uidtab.h"
 
 #define FTRACE_ENABLED	"/proc/sys/kernel/ftrace_enabled"
 #define KPROBES_ENABLED	"/sys/kernel/debug/kprobes/enabled"
@@ -39,12 +39,12 @@ static int hooks_armed(void)
 /* Until the module's user_structs are all back (after RCU), at most secs. */
 static long wait_users_gone(int secs)
 {
-	long users = ut_stat("users");
+	long users = execns_stat("users");
 
 	for (int i = 0; users != 0 && i < secs * 10; i++) {
 		ut_reap_zombies();
-		ut_sleep_ms(100);
-		users = ut_stat("users");
+		sleep_ms(100);
+		users = execns_stat("users");
 	}
 	return users;
 }
@@ -55,18 +55,15 @@ static int wait_disarmed(int secs)
 	int armed = hooks_armed();
 
 	for (int i = 0; armed != 0 && i < secs * 10; i++) {
-		ut_sleep_ms(100);
+		sleep_ms(100);
 		armed = hooks_armed();
 	}
 	return armed;
 }
 
-static int act(const char *mode)
-{
-	int rc = ut_act_common(mode);
-
-	return rc >= 0 ? rc : 3;
-}
+static const struct child_mode modes[] = {
+	UT_MODES,
+};
 
 #define TESTS 9
 
@@ -78,68 +75,71 @@ int main(int argc, char **argv)
 	int ret, err, left, armed;
 	pid_t member;
 
-	if (argc > 2 && !strcmp(argv[1], UT_ACT))
-		return act(argv[2]);
+	CHILD_DISPATCH(modes, argc, argv);
 
 	ut_start(TESTS);
 	if (access(KPROBES_ENABLED, W_OK) || access(FTRACE_ENABLED, W_OK)) {
-		for (int i = 0; i < TESTS; i++)
-			ktap_skip("no " KPROBES_ENABLED " or " FTRACE_ENABLED " to flip",
-				  "switch %d", i + 1);
-		return ktap_finish();
+		for (int i = 0; i < TESTS; i++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "switch %d", i + 1);
+			ksft_test_result_code(KSFT_SKIP, name, "no " KPROBES_ENABLED " or "
+					      FTRACE_ENABLED " to flip");
+		}
+		ksft_finished();
 	}
 	member = ut_sleeper(&table);
-	ktap_result(member > 0 && table > 0 && hooks_armed() == 1,
-		    "a member sleeps in table %ld, the uid hooks are armed (%d)", table, hooks_armed());
+	ksft_test_result(member > 0 && table > 0 && hooks_armed() == 1,
+			 "a member sleeps in table %ld, the uid hooks are armed (%d)", table, hooks_armed());
 
-	ret = ut_write(FTRACE_ENABLED, "0");
+	ret = write_knob(FTRACE_ENABLED, "0");
 	err = errno;
-	ut_read_line(FTRACE_ENABLED, v, sizeof(v));
-	ktap_result(ret && (err == EBUSY || err == EOPNOTSUPP) && !strcmp(v, "1"),
-		    "kernel.ftrace_enabled=0 is refused while the hooks are armed (errno %d, still %s)",
-		    ret ? err : 0, v);
+	read_line(FTRACE_ENABLED, v, sizeof(v));
+	ksft_test_result(ret && (err == EBUSY || err == EOPNOTSUPP) && !strcmp(v, "1"),
+			 "kernel.ftrace_enabled=0 is refused while the hooks are armed (errno %d, still %s)",
+			 ret ? err : 0, v);
 	if (!ret)
-		ut_write(FTRACE_ENABLED, "1");
+		write_knob(FTRACE_ENABLED, "1");
 
-	ret = ut_set(KPROBES_ENABLED, "0");
-	ktap_result(!ret, "kprobes disabled through %s", KPROBES_ENABLED);
+	ret = set_knob(KPROBES_ENABLED, "0");
+	ksft_test_result(!ret, "kprobes disabled through %s", KPROBES_ENABLED);
 	ut_spawn(CLONE_NEWUSER, "report", NULL, 1, &o);
-	ktap_result(ut_val(&o, "execns_errno") == ENOSYS && ut_self() == 0,
-		    "with kprobes off, execns(CLONE_NEWUSER) is ENOSYS (the slot is a kprobe) and the caller is where it was (errno %ld)",
-		    ut_val(&o, "execns_errno"));
+	ksft_test_result(ut_val(&o, "execns_errno") == ENOSYS && ut_self() == 0,
+			 "with kprobes off, execns(CLONE_NEWUSER) is ENOSYS (the slot is a kprobe) and the caller is where it was (errno %ld)",
+			 ut_val(&o, "execns_errno"));
 
 	ut_kill(member);
 	left = ut_wait_tables(0, UT_RCU_SECS);
 	users = wait_users_gone(UT_RCU_SECS);
-	ktap_result(left == 0 && users == 0,
-		    "the member exits with kprobes off: its table and user_structs go back to the module (tables %d, users %ld)",
-		    left, users);
+	ksft_test_result(left == 0 && users == 0,
+			 "the member exits with kprobes off: its table and user_structs go back to the module (tables %d, users %ld)",
+			 left, users);
 	armed = wait_disarmed(UT_RCU_SECS);
-	ktap_result(armed == 0, "with no table left the uid hooks are disarmed (%d)", armed);
+	ksft_test_result(armed == 0, "with no table left the uid hooks are disarmed (%d)", armed);
 
-	ret = ut_set(KPROBES_ENABLED, "1");
-	ktap_result(!ret, "kprobes enabled again");
+	ret = set_knob(KPROBES_ENABLED, "1");
+	ksft_test_result(!ret, "kprobes enabled again");
 
-	arms = ut_stat("hook_arms");
-	ret = ut_write(FTRACE_ENABLED, "0");
+	arms = execns_stat("hook_arms");
+	ret = write_knob(FTRACE_ENABLED, "0");
 	err = errno;
 	if (ret && err == EOPNOTSUPP) {
-		ktap_skip("this kernel refuses kernel.ftrace_enabled=0 always (EOPNOTSUPP)",
-			  "ftrace off with no table: a new table is EBUSY");
+		ksft_test_result_code(KSFT_SKIP, "ftrace off with no table: a new table is EBUSY",
+				      "this kernel refuses kernel.ftrace_enabled=0 always (EOPNOTSUPP)");
 	} else {
 		ut_spawn(CLONE_NEWUSER, "report", NULL, 1, &o);
-		ktap_result(!ret && ut_val(&o, "execns_errno") == EBUSY && ut_self() == 0 &&
-			    ut_ntables() == 0,
-			    "with no table, ftrace_enabled=0 is accepted, and then a new table is EBUSY, the caller where it was (write errno %d, execns errno %ld)",
-			    ret ? err : 0, ut_val(&o, "execns_errno"));
+		ksft_test_result(!ret && ut_val(&o, "execns_errno") == EBUSY && ut_self() == 0 &&
+				 ut_ntables() == 0,
+				 "with no table, ftrace_enabled=0 is accepted, and then a new table is EBUSY, the caller where it was (write errno %d, execns errno %ld)",
+				 ret ? err : 0, ut_val(&o, "execns_errno"));
 	}
-	ut_write(FTRACE_ENABLED, "1");
+	write_knob(FTRACE_ENABLED, "1");
 
 	ut_in_table("report", NULL, &o);
-	ktap_result(ut_val(&o, "self") > 0 && ut_stat("hook_arms") > arms &&
-		    ut_wait_tables(0, UT_RCU_SECS) == 0,
-		    "with everything on, execns(CLONE_NEWUSER) makes a table again (%ld), arming the hooks again (%ld > %ld)",
-		    ut_val(&o, "self"), ut_stat("hook_arms"), arms);
-	ut_write(KPROBES_ENABLED, "1");
-	return ktap_finish();
+	ksft_test_result(ut_val(&o, "self") > 0 && execns_stat("hook_arms") > arms &&
+			 ut_wait_tables(0, UT_RCU_SECS) == 0,
+			 "with everything on, execns(CLONE_NEWUSER) makes a table again (%ld), arming the hooks again (%ld > %ld)",
+			 ut_val(&o, "self"), execns_stat("hook_arms"), arms);
+	write_knob(KPROBES_ENABLED, "1");
+	ksft_finished();
 }

@@ -5,7 +5,7 @@
  * the outer tables still listed while a process keeps them; two calls from
  * the same table make two sibling tables.  Ids increase and are not reused.
  */
-#include "uidtab-util.h"
+#include "lib/uidtab.h"
 
 /* "<prefix>_self" and "<prefix>_parent" (from /proc/execns/tables). */
 static void where(const char *prefix)
@@ -40,7 +40,7 @@ static void listed(const char *prefix, long id)
 
 static int nest_to(const char *mode, const char *a1, const char *a2)
 {
-	char *argv[] = { "/proc/self/exe", UT_ACT, (char *)mode, (char *)a1, (char *)a2, NULL };
+	char *argv[] = { "/proc/self/exe", (char *)mode, (char *)a1, (char *)a2, NULL };
 
 	execns(CLONE_NEWUSER, "/proc/self/exe", argv, environ);
 	ut_putl("nest_err", errno);
@@ -66,13 +66,13 @@ static int act_level(int level, int argc, char **argv)
 		return nest_to("level2", keeper, t1);
 	case 2:
 		where("l2");
-		return argc > 4 ? nest_to("level3", argv[3], argv[4]) : 1;
+		return argc > 3 ? nest_to("level3", argv[2], argv[3]) : 1;
 	default:
 		where("l3");
-		if (argc > 4)
-			listed("l1", strtol(argv[4], NULL, 10));
 		if (argc > 3)
-			ut_kill(strtol(argv[3], NULL, 10));
+			listed("l1", strtol(argv[3], NULL, 10));
+		if (argc > 2)
+			ut_kill(strtol(argv[2], NULL, 10));
 		return 0;
 	}
 }
@@ -95,22 +95,35 @@ static int act_siblings(void)
 	return 0;
 }
 
-static int act(const char *mode, int argc, char **argv)
+static int mode_level1(int argc, char **argv)
 {
-	int rc = ut_act_common(mode);
-
-	if (rc >= 0)
-		return rc;
-	if (!strcmp(mode, "level1"))
-		return act_level(1, argc, argv);
-	if (!strcmp(mode, "level2"))
-		return act_level(2, argc, argv);
-	if (!strcmp(mode, "level3"))
-		return act_level(3, argc, argv);
-	if (!strcmp(mode, "siblings"))
-		return act_siblings();
-	return 3;
+	return act_level(1, argc, argv);
 }
+
+static int mode_level2(int argc, char **argv)
+{
+	return act_level(2, argc, argv);
+}
+
+static int mode_level3(int argc, char **argv)
+{
+	return act_level(3, argc, argv);
+}
+
+static int mode_siblings(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return act_siblings();
+}
+
+static const struct child_mode modes[] = {
+	UT_MODES,
+	{ "level1", 0, mode_level1 },
+	{ "level2", 0, mode_level2 },
+	{ "level3", 0, mode_level3 },
+	{ "siblings", 0, mode_siblings },
+};
 
 int main(int argc, char **argv)
 {
@@ -118,8 +131,7 @@ int main(int argc, char **argv)
 	long l1, l2, l3, s1, s2, outer;
 	int tables0, left;
 
-	if (argc > 2 && !strcmp(argv[1], UT_ACT))
-		return act(argv[2], argc, argv);
+	CHILD_DISPATCH(modes, argc, argv);
 
 	ut_start(8);
 	tables0 = ut_ntables();
@@ -127,34 +139,34 @@ int main(int argc, char **argv)
 	l1 = ut_val(&o, "l1_self");
 	l2 = ut_val(&o, "l2_self");
 	l3 = ut_val(&o, "l3_self");
-	ktap_result(l1 > 0 && ut_val(&o, "l1_parent") == 0,
-		    "level 1: table %ld, parent %ld (the initial table)", l1, ut_val(&o, "l1_parent"));
-	ktap_result(l2 > 0 && l2 != l1 && ut_val(&o, "l2_parent") == l1,
-		    "level 2: execns(CLONE_NEWUSER) in table %ld makes table %ld, parent %ld",
-		    l1, l2, ut_val(&o, "l2_parent"));
-	ktap_result(l3 > 0 && l3 != l2 && l3 != l1 && ut_val(&o, "l3_parent") == l2,
-		    "level 3: from table %ld, table %ld, parent %ld", l2, l3, ut_val(&o, "l3_parent"));
-	ktap_result(ut_val(&o, "l1_listed") == 1 && ut_val(&o, "l1_lparent") == 0,
-		    "table %ld is still listed (parent %ld) while a process of it lives",
-		    l1, ut_val(&o, "l1_lparent"));
-	ktap_result(ut_exited_ok(&o) && l1 < l2 && l2 < l3,
-		    "ids increase with each level: %ld < %ld < %ld", l1, l2, l3);
+	ksft_test_result(l1 > 0 && ut_val(&o, "l1_parent") == 0,
+			 "level 1: table %ld, parent %ld (the initial table)", l1, ut_val(&o, "l1_parent"));
+	ksft_test_result(l2 > 0 && l2 != l1 && ut_val(&o, "l2_parent") == l1,
+			 "level 2: execns(CLONE_NEWUSER) in table %ld makes table %ld, parent %ld",
+			 l1, l2, ut_val(&o, "l2_parent"));
+	ksft_test_result(l3 > 0 && l3 != l2 && l3 != l1 && ut_val(&o, "l3_parent") == l2,
+			 "level 3: from table %ld, table %ld, parent %ld", l2, l3, ut_val(&o, "l3_parent"));
+	ksft_test_result(ut_val(&o, "l1_listed") == 1 && ut_val(&o, "l1_lparent") == 0,
+			 "table %ld is still listed (parent %ld) while a process of it lives",
+			 l1, ut_val(&o, "l1_lparent"));
+	ksft_test_result(ut_exited_ok(&o) && l1 < l2 && l2 < l3,
+			 "ids increase with each level: %ld < %ld < %ld", l1, l2, l3);
 
 	ut_in_table("siblings", NULL, &s);
 	outer = ut_val(&s, "outer_self");
 	s1 = ut_val(&s, "sib1_self");
 	s2 = ut_val(&s, "sib2_self");
-	ktap_result(outer > 0 && s1 > 0 && s2 > 0 && s1 != s2 && s1 != outer && s2 != outer &&
-		    ut_val(&s, "sib1_parent") == outer && ut_val(&s, "sib2_parent") == outer,
-		    "two calls from table %ld make two tables, %ld and %ld, both its children (%ld, %ld)",
-		    outer, s1, s2, ut_val(&s, "sib1_parent"), ut_val(&s, "sib2_parent"));
+	ksft_test_result(outer > 0 && s1 > 0 && s2 > 0 && s1 != s2 && s1 != outer && s2 != outer &&
+			 ut_val(&s, "sib1_parent") == outer && ut_val(&s, "sib2_parent") == outer,
+			 "two calls from table %ld make two tables, %ld and %ld, both its children (%ld, %ld)",
+			 outer, s1, s2, ut_val(&s, "sib1_parent"), ut_val(&s, "sib2_parent"));
 
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
-	ktap_result(tables0 >= 0 && left == tables0,
-		    "the tables are gone with their processes (%d left, %d before)", left, tables0);
+	ksft_test_result(tables0 >= 0 && left == tables0,
+			 "the tables are gone with their processes (%d left, %d before)", left, tables0);
 	ut_in_table("report", NULL, &r);
-	ktap_result(ut_val(&r, "self") > s2 && ut_val(&r, "self") > s1 && ut_val(&r, "self") > l3,
-		    "a table made after those are gone has a new id (%ld)", ut_val(&r, "self"));
+	ksft_test_result(ut_val(&r, "self") > s2 && ut_val(&r, "self") > s1 && ut_val(&r, "self") > l3,
+			 "a table made after those are gone has a new id (%ld)", ut_val(&r, "self"));
 	ut_wait_tables(tables0, UT_RCU_SECS);
-	return ktap_finish();
+	ksft_finished();
 }

@@ -8,7 +8,7 @@
  * An unprivileged process inside a table gets EPERM too and stays there.
  */
 #include <linux/capability.h>
-#include "uidtab-util.h"
+#include "lib/uidtab.h"
 
 #define NOBODY	65534
 
@@ -52,7 +52,7 @@ static int has_sys_admin(void)
  */
 static int try_enter(void)
 {
-	char *argv[] = { "/proc/self/exe", UT_ACT, "report", NULL };
+	char *argv[] = { "/proc/self/exe", "report", NULL };
 	static struct ut_snap a, b;
 	long self0 = ut_self();
 	int ret, err, nt, nu;
@@ -132,16 +132,17 @@ static int act_inside(void)
 	return 0;
 }
 
-static int act(const char *mode)
+static int mode_inside(int argc, char **argv)
 {
-	int rc = ut_act_common(mode);
-
-	if (rc >= 0)
-		return rc;
-	if (!strcmp(mode, "inside"))
-		return act_inside();
-	return 3;
+	(void)argc;
+	(void)argv;
+	return act_inside();
 }
+
+static const struct child_mode modes[] = {
+	UT_MODES,
+	{ "inside", 0, mode_inside },
+};
 
 /* EPERM, and the caller is where it was and still running. */
 static void refused(int (*fn)(void *), const char *who)
@@ -149,15 +150,15 @@ static void refused(int (*fn)(void *), const char *who)
 	struct ut_out o;
 
 	ut_run(fn, NULL, &o);
-	ktap_result(ut_exited_ok(&o) && ut_val(&o, "sysadmin") == 0 && ut_val(&o, "ret") == -1 &&
-		    ut_val(&o, "err") == EPERM && ut_val(&o, "alive") == 1,
-		    "%s: execns(CLONE_NEWUSER) is EPERM (ret %ld, errno %ld)",
-		    who, ut_val(&o, "ret"), ut_val(&o, "err"));
-	ktap_result(ut_val(&o, "self0") == 0 && ut_val(&o, "self1") == 0 &&
-		    ut_val(&o, "new_tables") == 0 && ut_val(&o, "new_users") == 0,
-		    "%s: still in table %ld (was %ld), no new table (%ld) or user (%ld)", who,
-		    ut_val(&o, "self1"), ut_val(&o, "self0"), ut_val(&o, "new_tables"),
-		    ut_val(&o, "new_users"));
+	ksft_test_result(ut_exited_ok(&o) && ut_val(&o, "sysadmin") == 0 && ut_val(&o, "ret") == -1 &&
+			 ut_val(&o, "err") == EPERM && ut_val(&o, "alive") == 1,
+			 "%s: execns(CLONE_NEWUSER) is EPERM (ret %ld, errno %ld)",
+			 who, ut_val(&o, "ret"), ut_val(&o, "err"));
+	ksft_test_result(ut_val(&o, "self0") == 0 && ut_val(&o, "self1") == 0 &&
+			 ut_val(&o, "new_tables") == 0 && ut_val(&o, "new_users") == 0,
+			 "%s: still in table %ld (was %ld), no new table (%ld) or user (%ld)", who,
+			 ut_val(&o, "self1"), ut_val(&o, "self0"), ut_val(&o, "new_tables"),
+			 ut_val(&o, "new_users"));
 }
 
 /* The new program reports a new table whose users include uid. */
@@ -168,11 +169,11 @@ static void admitted(int (*fn)(void *), const char *who, long uid)
 
 	snprintf(key, sizeof(key), "uid%ld", uid);
 	ut_run(fn, NULL, &o);
-	ktap_result(ut_exited_ok(&o) && ut_val(&o, "ret") == UT_NONE && ut_val(&o, "self") > 0 &&
-		    ut_val(&o, "parent") == 0 && ut_val(&o, "ruid") == uid && ut_val(&o, key) > 0,
-		    "%s: execns(CLONE_NEWUSER) runs the program in table %ld (errno %ld), which lists uid %ld (refs %ld)",
-		    who, ut_val(&o, "self"), ut_val(&o, "err") == UT_NONE ? 0 : ut_val(&o, "err"),
-		    uid, ut_val(&o, key));
+	ksft_test_result(ut_exited_ok(&o) && ut_val(&o, "ret") == UT_NONE && ut_val(&o, "self") > 0 &&
+			 ut_val(&o, "parent") == 0 && ut_val(&o, "ruid") == uid && ut_val(&o, key) > 0,
+			 "%s: execns(CLONE_NEWUSER) runs the program in table %ld (errno %ld), which lists uid %ld (refs %ld)",
+			 who, ut_val(&o, "self"), ut_val(&o, "err") == UT_NONE ? 0 : ut_val(&o, "err"),
+			 uid, ut_val(&o, key));
 }
 
 int main(int argc, char **argv)
@@ -180,8 +181,7 @@ int main(int argc, char **argv)
 	struct ut_out o;
 	int tables0, left;
 
-	if (argc > 2 && !strcmp(argv[1], UT_ACT))
-		return act(argv[2]);
+	CHILD_DISPATCH(modes, argc, argv);
 
 	ut_start(10);
 	tables0 = ut_ntables();
@@ -192,16 +192,16 @@ int main(int argc, char **argv)
 	admitted(real_uid_only, "real uid 1000, effective uid 0", UT_UID);
 
 	ut_in_table("inside", NULL, &o);
-	ktap_result(ut_val(&o, "self") > 0 && ut_val(&o, "in_ret") == -1 && ut_val(&o, "in_err") == EPERM,
-		    "inside table %ld, uid 65534 gets EPERM too (ret %ld, errno %ld)",
-		    ut_val(&o, "self"), ut_val(&o, "in_ret"), ut_val(&o, "in_err"));
-	ktap_result(ut_val(&o, "self") > 0 && ut_val(&o, "in_self0") == ut_val(&o, "self") &&
-		    ut_val(&o, "in_self1") == ut_val(&o, "self") &&
-		    ut_val(&o, "in_new_tables") == 0 && ut_val(&o, "in_new_users") == 0,
-		    "and stays in table %ld (%ld), no new table (%ld) or user (%ld)", ut_val(&o, "self"),
-		    ut_val(&o, "in_self1"), ut_val(&o, "in_new_tables"), ut_val(&o, "in_new_users"));
+	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "in_ret") == -1 && ut_val(&o, "in_err") == EPERM,
+			 "inside table %ld, uid 65534 gets EPERM too (ret %ld, errno %ld)",
+			 ut_val(&o, "self"), ut_val(&o, "in_ret"), ut_val(&o, "in_err"));
+	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "in_self0") == ut_val(&o, "self") &&
+			 ut_val(&o, "in_self1") == ut_val(&o, "self") &&
+			 ut_val(&o, "in_new_tables") == 0 && ut_val(&o, "in_new_users") == 0,
+			 "and stays in table %ld (%ld), no new table (%ld) or user (%ld)", ut_val(&o, "self"),
+			 ut_val(&o, "in_self1"), ut_val(&o, "in_new_tables"), ut_val(&o, "in_new_users"));
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
-	ktap_result(tables0 >= 0 && left == tables0,
-		    "the tables are gone with their processes (%d left, %d before)", left, tables0);
-	return ktap_finish();
+	ksft_test_result(tables0 >= 0 && left == tables0,
+			 "the tables are gone with their processes (%d left, %d before)", left, tables0);
+	ksft_finished();
 }

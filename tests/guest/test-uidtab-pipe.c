@@ -9,7 +9,7 @@
  * With the hard limit at 32 pages as well, pipe() there fails (ENFILE, as
  * pipe(2) documents for the hard limit), and not in a new table.
  */
-#include "uidtab-util.h"
+#include "lib/uidtab.h"
 
 #define SOFT	"/proc/sys/fs/pipe-user-pages-soft"
 #define HARD	"/proc/sys/fs/pipe-user-pages-hard"
@@ -63,18 +63,25 @@ static int act_pipes(int n)
 	return open_pipes(n);
 }
 
-static int act(const char *mode)
+static int mode_pipes3(int argc, char **argv)
 {
-	int rc = ut_act_common(mode);
-
-	if (rc >= 0)
-		return rc;
-	if (!strcmp(mode, "pipes3"))
-		return act_pipes(3);
-	if (!strcmp(mode, "pipes1"))
-		return act_pipes(1);
-	return 3;
+	(void)argc;
+	(void)argv;
+	return act_pipes(3);
 }
+
+static int mode_pipes1(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return act_pipes(1);
+}
+
+static const struct child_mode modes[] = {
+	UT_MODES,
+	{ "pipes3", 0, mode_pipes3 },
+	{ "pipes1", 0, mode_pipes1 },
+};
 
 static int sizes_are(const struct ut_out *o, long a, long b, long c)
 {
@@ -90,67 +97,66 @@ int main(int argc, char **argv)
 	long t;
 	pid_t a;
 
-	if (argc > 2 && !strcmp(argv[1], UT_ACT))
-		return act(argv[2]);
+	CHILD_DISPATCH(modes, argc, argv);
 
 	ut_start(12);
 	tables0 = ut_ntables();
-	ut_read_line(SOFT, soft, sizeof(soft));
-	ut_read_line(HARD, hard, sizeof(hard));
-	ktap_result(soft[0] && hard[0] && !ut_set(SOFT, "32"),
-		    "pipe-user-pages-soft lowered from %s to 32 (hard: %s)", soft, hard);
+	read_line(SOFT, soft, sizeof(soft));
+	read_line(HARD, hard, sizeof(hard));
+	ksft_test_result(soft[0] && hard[0] && !set_knob(SOFT, "32"),
+			 "pipe-user-pages-soft lowered from %s to 32 (hard: %s)", soft, hard);
 
 	ut_run(uid_pipes, (void *)3L, &o);
-	ktap_result(sizes_are(&o, FULL, FULL, MIN),
-		    "initial table: uid 1000's pipes hold %ld, %ld, then %ld bytes (want %d, %d, %d)",
-		    ut_val(&o, "p1"), ut_val(&o, "p2"), ut_val(&o, "p3"), FULL, FULL, MIN);
+	ksft_test_result(sizes_are(&o, FULL, FULL, MIN),
+			 "initial table: uid 1000's pipes hold %ld, %ld, then %ld bytes (want %d, %d, %d)",
+			 ut_val(&o, "p1"), ut_val(&o, "p2"), ut_val(&o, "p3"), FULL, FULL, MIN);
 
 	a = ut_hold(UT_UID, hold_pipes, NULL);
-	ktap_result(a > 0, "process A (uid 1000, initial table) holds %d pipes", NPIPES);
+	ksft_test_result(a > 0, "process A (uid 1000, initial table) holds %d pipes", NPIPES);
 
 	ut_run(uid_pipes, (void *)1L, &o);
-	ktap_result(sizes_are(&o, MIN, UT_NONE, UT_NONE),
-		    "process B (uid 1000, initial table): its first pipe holds %ld bytes (want %d)",
-		    ut_val(&o, "p1"), MIN);
+	ksft_test_result(sizes_are(&o, MIN, UT_NONE, UT_NONE),
+			 "process B (uid 1000, initial table): its first pipe holds %ld bytes (want %d)",
+			 ut_val(&o, "p1"), MIN);
 
 	ut_in_table("pipes3", NULL, &o);
 	t = ut_val(&o, "self");
-	ktap_result(t > 0 && ut_val(&o, "self_uid") == t,
-		    "execns(CLONE_NEWUSER): table %ld, still after setresuid(1000) (%ld)",
-		    t, ut_val(&o, "self_uid"));
-	ktap_result(sizes_are(&o, FULL, FULL, UT_NONE),
-		    "uid 1000 in the table, while A holds 36 pages: its pipes hold %ld and %ld bytes (want %d)",
-		    ut_val(&o, "p1"), ut_val(&o, "p2"), FULL);
-	ktap_result(sizes_are(&o, FULL, FULL, MIN),
-		    "and the table's soft limit applies: its third pipe holds %ld bytes (want %d)",
-		    ut_val(&o, "p3"), MIN);
+	ksft_test_result(t > 0 && ut_val(&o, "self_uid") == t,
+			 "execns(CLONE_NEWUSER): table %ld, still after setresuid(1000) (%ld)",
+			 t, ut_val(&o, "self_uid"));
+	ksft_test_result(sizes_are(&o, FULL, FULL, UT_NONE),
+			 "uid 1000 in the table, while A holds 36 pages: its pipes hold %ld and %ld bytes (want %d)",
+			 ut_val(&o, "p1"), ut_val(&o, "p2"), FULL);
+	ksft_test_result(sizes_are(&o, FULL, FULL, MIN),
+			 "and the table's soft limit applies: its third pipe holds %ld bytes (want %d)",
+			 ut_val(&o, "p3"), MIN);
 
 	ut_run(uid_pipes, (void *)1L, &o);
-	ktap_result(sizes_are(&o, MIN, UT_NONE, UT_NONE),
-		    "the table's pipes were not charged to the initial table, whose uid 1000 still gets %ld bytes",
-		    ut_val(&o, "p1"));
+	ksft_test_result(sizes_are(&o, MIN, UT_NONE, UT_NONE),
+			 "the table's pipes were not charged to the initial table, whose uid 1000 still gets %ld bytes",
+			 ut_val(&o, "p1"));
 
 	/* The hard limit too: over it, pipe() fails for an unprivileged uid. */
-	if (ut_set(HARD, "32"))
-		ktap_diag("could not set pipe-user-pages-hard");
+	if (set_knob(HARD, "32"))
+		ksft_print_msg("could not set pipe-user-pages-hard\n");
 	ut_run(uid_pipes, (void *)1L, &o);
-	ktap_result(ut_exited_ok(&o) && ut_val(&o, "p1") == -ENFILE,
-		    "pipe-user-pages-hard=32: uid 1000's pipe() in the initial table fails (%ld, want -ENFILE)",
-		    ut_val(&o, "p1"));
+	ksft_test_result(ut_exited_ok(&o) && ut_val(&o, "p1") == -ENFILE,
+			 "pipe-user-pages-hard=32: uid 1000's pipe() in the initial table fails (%ld, want -ENFILE)",
+			 ut_val(&o, "p1"));
 	ut_in_table("pipes1", NULL, &o);
-	ktap_result(ut_val(&o, "self") > 0 && sizes_are(&o, FULL, UT_NONE, UT_NONE),
-		    "and uid 1000 in a new table (%ld) gets a %ld-byte pipe",
-		    ut_val(&o, "self"), ut_val(&o, "p1"));
-	ut_write(HARD, hard);
-	ut_write(SOFT, soft);
+	ksft_test_result(ut_val(&o, "self") > 0 && sizes_are(&o, FULL, UT_NONE, UT_NONE),
+			 "and uid 1000 in a new table (%ld) gets a %ld-byte pipe",
+			 ut_val(&o, "self"), ut_val(&o, "p1"));
+	write_knob(HARD, hard);
+	write_knob(SOFT, soft);
 
 	ut_kill(a);
-	ut_read_line(SOFT, now_soft, sizeof(now_soft));
-	ut_read_line(HARD, now_hard, sizeof(now_hard));
-	ktap_result(soft[0] && hard[0] && !strcmp(now_soft, soft) && !strcmp(now_hard, hard),
-		    "pipe-user-pages-soft/-hard restored (%s, %s)", now_soft, now_hard);
+	read_line(SOFT, now_soft, sizeof(now_soft));
+	read_line(HARD, now_hard, sizeof(now_hard));
+	ksft_test_result(soft[0] && hard[0] && !strcmp(now_soft, soft) && !strcmp(now_hard, hard),
+			 "pipe-user-pages-soft/-hard restored (%s, %s)", now_soft, now_hard);
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
-	ktap_result(tables0 >= 0 && left == tables0,
-		    "the tables are gone with their processes (%d left, %d before)", left, tables0);
-	return ktap_finish();
+	ksft_test_result(tables0 >= 0 && left == tables0,
+			 "the tables are gone with their processes (%d left, %d before)", left, tables0);
+	ksft_finished();
 }

@@ -8,7 +8,7 @@
  * uid is ESRCH again.
  */
 #include <sys/resource.h>
-#include "uidtab-util.h"
+#include "lib/uidtab.h"
 
 #define IOPRIO_WHO_USER		3
 #define IOPRIO_BE_4		((2 << 13) | 4)	/* IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4) */
@@ -78,7 +78,7 @@ static int act_prio(void)
 		r = getpriority(PRIO_USER, UT_UID);
 		if (r == -1 && errno == ESRCH)
 			break;
-		ut_sleep_ms(100);
+		sleep_ms(100);
 	}
 	ut_putl("after_geterr", r == -1 ? errno : 0);
 	r = syscall(SYS_ioprio_get, IOPRIO_WHO_USER, UT_UID);
@@ -86,16 +86,17 @@ static int act_prio(void)
 	return 0;
 }
 
-static int act(const char *mode)
+static int mode_prio(int argc, char **argv)
 {
-	int rc = ut_act_common(mode);
-
-	if (rc >= 0)
-		return rc;
-	if (!strcmp(mode, "prio"))
-		return act_prio();
-	return 3;
+	(void)argc;
+	(void)argv;
+	return act_prio();
 }
+
+static const struct child_mode modes[] = {
+	UT_MODES,
+	{ "prio", 0, mode_prio },
+};
 
 static int all_esrch(const struct ut_out *o, const char *p)
 {
@@ -119,55 +120,54 @@ int main(int argc, char **argv)
 	int tables0, left;
 	pid_t a;
 
-	if (argc > 2 && !strcmp(argv[1], UT_ACT))
-		return act(argv[2]);
+	CHILD_DISPATCH(modes, argc, argv);
 
 	ut_start(11);
 	tables0 = ut_ntables();
 	a = ut_hold(UT_UID, NULL, NULL);
 	ut_run(global_lookups, NULL, &g);
-	ktap_result(a > 0 && ut_exited_ok(&g) && ut_val(&g, "g_geterr") == 0 && ut_val(&g, "g_set") == 0 &&
-		    ut_val(&g, "g_ioget") >= 0 && ut_val(&g, "g_ioset") == 0,
-		    "initial table, a uid-1000 process running: PRIO_USER/IOPRIO_WHO_USER find uid 1000 (get errno %ld set %ld ioget %ld ioset %ld)",
-		    ut_val(&g, "g_geterr"), ut_val(&g, "g_set"), ut_val(&g, "g_ioget"), ut_val(&g, "g_ioset"));
-	ktap_result(all_esrch(&g, "absent"),
-		    "initial table: a uid no process has is ESRCH for all four (get errno %ld set %ld ioget %ld ioset %ld)",
-		    ut_val(&g, "absent_geterr"), ut_val(&g, "absent_set"), ut_val(&g, "absent_ioget"),
-		    ut_val(&g, "absent_ioset"));
+	ksft_test_result(a > 0 && ut_exited_ok(&g) && ut_val(&g, "g_geterr") == 0 && ut_val(&g, "g_set") == 0 &&
+			 ut_val(&g, "g_ioget") >= 0 && ut_val(&g, "g_ioset") == 0,
+			 "initial table, a uid-1000 process running: PRIO_USER/IOPRIO_WHO_USER find uid 1000 (get errno %ld set %ld ioget %ld ioset %ld)",
+			 ut_val(&g, "g_geterr"), ut_val(&g, "g_set"), ut_val(&g, "g_ioget"), ut_val(&g, "g_ioset"));
+	ksft_test_result(all_esrch(&g, "absent"),
+			 "initial table: a uid no process has is ESRCH for all four (get errno %ld set %ld ioget %ld ioset %ld)",
+			 ut_val(&g, "absent_geterr"), ut_val(&g, "absent_set"), ut_val(&g, "absent_ioget"),
+			 ut_val(&g, "absent_ioset"));
 
 	ut_in_table("prio", NULL, &o);
-	ktap_result(ut_exited_ok(&o) && ut_val(&o, "self") > 0,
-		    "the lookups ran in table %ld", ut_val(&o, "self"));
-	ktap_result(ut_val(&o, "before_get") == -1 && ut_val(&o, "before_geterr") == ESRCH,
-		    "in the table, getpriority(PRIO_USER, 1000) is ESRCH though the initial table has uid 1000 (%ld, errno %ld)",
-		    ut_val(&o, "before_get"), ut_val(&o, "before_geterr"));
-	ktap_result(ut_val(&o, "before_set") == -ESRCH,
-		    "setpriority(PRIO_USER, 1000) is ESRCH likewise (%ld)", ut_val(&o, "before_set"));
-	ktap_result(ut_val(&o, "before_ioget") == -ESRCH && ut_val(&o, "before_ioset") == -ESRCH,
-		    "ioprio_get/ioprio_set(IOPRIO_WHO_USER, 1000) are ESRCH likewise (%ld, %ld)",
-		    ut_val(&o, "before_ioget"), ut_val(&o, "before_ioset"));
-	ktap_result(ut_val(&o, "holder") == 1 && ut_val(&o, "with_geterr") == 0 &&
-		    ut_val(&o, "with_set") == 0 && ut_val(&o, "with_get2") == 7 &&
-		    ut_val(&o, "with_get2err") == 0,
-		    "once a process of the table setresuid(1000)s, getpriority finds it (errno %ld), setpriority works (%ld) and getpriority then reads 7 (%ld)",
-		    ut_val(&o, "with_geterr"), ut_val(&o, "with_set"), ut_val(&o, "with_get2"));
-	ktap_result(ut_val(&o, "with_ioget") >= 0 && ut_val(&o, "with_ioset") == 0,
-		    "and ioprio_get/ioprio_set(IOPRIO_WHO_USER, 1000) find it (%ld, %ld)",
-		    ut_val(&o, "with_ioget"), ut_val(&o, "with_ioset"));
-	ktap_result(ut_val(&o, "after_geterr") == ESRCH && ut_val(&o, "after_ioget") == -ESRCH,
-		    "once that process is gone, uid 1000 is ESRCH in the table again (errno %ld, ioget %ld)",
-		    ut_val(&o, "after_geterr"), ut_val(&o, "after_ioget"));
+	ksft_test_result(ut_exited_ok(&o) && ut_val(&o, "self") > 0,
+			 "the lookups ran in table %ld", ut_val(&o, "self"));
+	ksft_test_result(ut_val(&o, "before_get") == -1 && ut_val(&o, "before_geterr") == ESRCH,
+			 "in the table, getpriority(PRIO_USER, 1000) is ESRCH though the initial table has uid 1000 (%ld, errno %ld)",
+			 ut_val(&o, "before_get"), ut_val(&o, "before_geterr"));
+	ksft_test_result(ut_val(&o, "before_set") == -ESRCH,
+			 "setpriority(PRIO_USER, 1000) is ESRCH likewise (%ld)", ut_val(&o, "before_set"));
+	ksft_test_result(ut_val(&o, "before_ioget") == -ESRCH && ut_val(&o, "before_ioset") == -ESRCH,
+			 "ioprio_get/ioprio_set(IOPRIO_WHO_USER, 1000) are ESRCH likewise (%ld, %ld)",
+			 ut_val(&o, "before_ioget"), ut_val(&o, "before_ioset"));
+	ksft_test_result(ut_val(&o, "holder") == 1 && ut_val(&o, "with_geterr") == 0 &&
+			 ut_val(&o, "with_set") == 0 && ut_val(&o, "with_get2") == 7 &&
+			 ut_val(&o, "with_get2err") == 0,
+			 "once a process of the table setresuid(1000)s, getpriority finds it (errno %ld), setpriority works (%ld) and getpriority then reads 7 (%ld)",
+			 ut_val(&o, "with_geterr"), ut_val(&o, "with_set"), ut_val(&o, "with_get2"));
+	ksft_test_result(ut_val(&o, "with_ioget") >= 0 && ut_val(&o, "with_ioset") == 0,
+			 "and ioprio_get/ioprio_set(IOPRIO_WHO_USER, 1000) find it (%ld, %ld)",
+			 ut_val(&o, "with_ioget"), ut_val(&o, "with_ioset"));
+	ksft_test_result(ut_val(&o, "after_geterr") == ESRCH && ut_val(&o, "after_ioget") == -ESRCH,
+			 "once that process is gone, uid 1000 is ESRCH in the table again (errno %ld, ioget %ld)",
+			 ut_val(&o, "after_geterr"), ut_val(&o, "after_ioget"));
 
 	errno = 0;
-	ktap_diag("A's nice value is now %d (3 before the table's setpriority(PRIO_USER, 1000, 7))",
-		  getpriority(PRIO_PROCESS, a));
+	ksft_print_msg("A's nice value is now %d (3 before the table's setpriority(PRIO_USER, 1000, 7))\n",
+		       getpriority(PRIO_PROCESS, a));
 	ut_run(global_lookups, NULL, &g);
-	ktap_result(ut_exited_ok(&g) && ut_val(&g, "g_geterr") == 0 && ut_val(&g, "g_ioget") >= 0,
-		    "the initial table still finds its uid 1000 (get errno %ld, ioget %ld)",
-		    ut_val(&g, "g_geterr"), ut_val(&g, "g_ioget"));
+	ksft_test_result(ut_exited_ok(&g) && ut_val(&g, "g_geterr") == 0 && ut_val(&g, "g_ioget") >= 0,
+			 "the initial table still finds its uid 1000 (get errno %ld, ioget %ld)",
+			 ut_val(&g, "g_geterr"), ut_val(&g, "g_ioget"));
 	ut_kill(a);
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
-	ktap_result(tables0 >= 0 && left == tables0,
-		    "the table is gone with its processes (%d left, %d before)", left, tables0);
-	return ktap_finish();
+	ksft_test_result(tables0 >= 0 && left == tables0,
+			 "the table is gone with its processes (%d left, %d before)", left, tables0);
+	ksft_finished();
 }

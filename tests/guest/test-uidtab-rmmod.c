@@ -7,7 +7,7 @@
  * The module is then loaded again, with the runner's parameters, for the
  * test programs that follow, and works: new tables, same syscall slot.
  */
-#include "uidtab-util.h"
+#include "lib/uidtab.h"
 
 #define KO	"/lib/modules/execns.ko"
 #define PARAMS	"/etc/execns/params"
@@ -28,7 +28,7 @@ static int insmod(void)
 	char params[256];
 	int fd, ret;
 
-	ut_read_line(PARAMS, params, sizeof(params));
+	read_line(PARAMS, params, sizeof(params));
 	fd = open(KO, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -48,16 +48,17 @@ static int act_orphan(void)
 	return 0;
 }
 
-static int act(const char *mode)
+static int mode_orphan(int argc, char **argv)
 {
-	int rc = ut_act_common(mode);
-
-	if (rc >= 0)
-		return rc;
-	if (!strcmp(mode, "orphan"))
-		return act_orphan();
-	return 3;
+	(void)argc;
+	(void)argv;
+	return act_orphan();
 }
+
+static const struct child_mode modes[] = {
+	UT_MODES,
+	{ "orphan", 0, mode_orphan },
+};
 
 /* rmmod, retried for up to secs while it is refused; 0 or errno. */
 static int rmmod_retry(int secs)
@@ -68,7 +69,7 @@ static int rmmod_retry(int secs)
 		if (!rmmod())
 			return 0;
 		err = errno;
-		ut_sleep_ms(100);
+		sleep_ms(100);
 	}
 	return err;
 }
@@ -81,57 +82,56 @@ int main(int argc, char **argv)
 	long t1, t2;
 	pid_t p1, holder;
 
-	if (argc > 2 && !strcmp(argv[1], UT_ACT))
-		return act(argv[2]);
+	CHILD_DISPATCH(modes, argc, argv);
 
 	ut_start(11);
-	ut_read_line(EXECNS_SYSFS_SYSCALL_NR, nr0, sizeof(nr0));
-	ut_read_line(FORBID, forbid0, sizeof(forbid0));
+	read_line(EXECNS_SYSFS_SYSCALL_NR, nr0, sizeof(nr0));
+	read_line(FORBID, forbid0, sizeof(forbid0));
 	tables0 = ut_wait_tables(0, UT_RCU_SECS);
-	ktap_result(tables0 == 0 && nr0[0], "the module is loaded (syscall %s) and no table lives (%d)",
-		    nr0, tables0);
+	ksft_test_result(tables0 == 0 && nr0[0], "the module is loaded (syscall %s) and no table lives (%d)",
+			 nr0, tables0);
 
 	p1 = ut_sleeper(&t1);
 	ret = rmmod();
 	err = errno;
-	ktap_result(p1 > 0 && t1 > 0 && ret == -1 && (err == EWOULDBLOCK || err == EBUSY),
-		    "rmmod is refused while a process sleeps in table %ld (ret %d, errno %d)",
-		    t1, ret, ret ? err : 0);
-	ktap_result(loaded() && access(UT_TABLES, R_OK) == 0 && ut_ntables() == 1,
-		    "the module is still there, with its table");
+	ksft_test_result(p1 > 0 && t1 > 0 && ret == -1 && (err == EWOULDBLOCK || err == EBUSY),
+			 "rmmod is refused while a process sleeps in table %ld (ret %d, errno %d)",
+			 t1, ret, ret ? err : 0);
+	ksft_test_result(loaded() && access(UT_TABLES, R_OK) == 0 && ut_ntables() == 1,
+			 "the module is still there, with its table");
 
 	/* A table whose only process is an orphan (reparented to this subreaper). */
 	ut_in_table("orphan", NULL, &o);
 	t2 = ut_val(&o, "self");
 	holder = ut_val(&o, "holder") > 0 ? (pid_t)ut_val(&o, "holder") : -1;
 	ut_kill(p1);
-	ktap_result(t2 > 0 && holder > 0 && ut_wait_user(t2, 0, 0, UT_RCU_SECS) == 0 &&
-		    ut_wait_user(t2, UT_UID, 1, 0) == 1 && ut_wait_tables(1, UT_RCU_SECS) == 1,
-		    "table %ld lives on through its uid-1000 child after its uid 0 has gone", t2);
+	ksft_test_result(t2 > 0 && holder > 0 && ut_wait_user(t2, 0, 0, UT_RCU_SECS) == 0 &&
+			 ut_wait_user(t2, UT_UID, 1, 0) == 1 && ut_wait_tables(1, UT_RCU_SECS) == 1,
+			 "table %ld lives on through its uid-1000 child after its uid 0 has gone", t2);
 	ret = rmmod();
 	err = errno;
-	ktap_result(ret == -1 && (err == EWOULDBLOCK || err == EBUSY),
-		    "rmmod is refused while that child lives (ret %d, errno %d)", ret, ret ? err : 0);
+	ksft_test_result(ret == -1 && (err == EWOULDBLOCK || err == EBUSY),
+			 "rmmod is refused while that child lives (ret %d, errno %d)", ret, ret ? err : 0);
 
 	ut_kill(holder);
 	err = rmmod_retry(UT_RCU_SECS);
-	ktap_result(!err, "rmmod succeeds once the table's last process has gone (errno %d)", err);
-	ktap_result(!loaded() && access(UT_TABLES, F_OK) && execns(0, "/no/such/program", argv, environ) == -1 &&
-		    errno == ENOSYS,
-		    "unloaded: no sysfs parameters, no /proc/execns, execns() is ENOSYS");
+	ksft_test_result(!err, "rmmod succeeds once the table's last process has gone (errno %d)", err);
+	ksft_test_result(!loaded() && access(UT_TABLES, F_OK) && execns(0, "/no/such/program", argv, environ) == -1 &&
+			 errno == ENOSYS,
+			 "unloaded: no sysfs parameters, no /proc/execns, execns() is ENOSYS");
 
 	ret = insmod();
 	err = errno;
-	ut_read_line(EXECNS_SYSFS_SYSCALL_NR, nr1, sizeof(nr1));
-	ut_read_line(FORBID, forbid1, sizeof(forbid1));
-	ktap_result(loaded() && (!ret || err == EEXIST),
-		    "the module is loaded again (ret %d, errno %d)", ret, ret ? err : 0);
-	ktap_result(nr1[0] && !strcmp(nr0, nr1) && !strcmp(forbid0, forbid1),
-		    "with the same parameters: syscall %s (was %s), forbid_unshare %s (was %s)",
-		    nr1, nr0, forbid1, forbid0);
+	read_line(EXECNS_SYSFS_SYSCALL_NR, nr1, sizeof(nr1));
+	read_line(FORBID, forbid1, sizeof(forbid1));
+	ksft_test_result(loaded() && (!ret || err == EEXIST),
+			 "the module is loaded again (ret %d, errno %d)", ret, ret ? err : 0);
+	ksft_test_result(nr1[0] && !strcmp(nr0, nr1) && !strcmp(forbid0, forbid1),
+			 "with the same parameters: syscall %s (was %s), forbid_unshare %s (was %s)",
+			 nr1, nr0, forbid1, forbid0);
 	ut_in_table("report", NULL, &o);
-	ktap_result(ut_val(&o, "self") > 0 && ut_val(&o, "uid0") > 0 && ut_self() == 0,
-		    "and works: execns(CLONE_NEWUSER) makes table %ld", ut_val(&o, "self"));
-	ktap_result(ut_wait_tables(0, UT_RCU_SECS) == 0, "no table is left for the tests that follow");
-	return ktap_finish();
+	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "uid0") > 0 && ut_self() == 0,
+			 "and works: execns(CLONE_NEWUSER) makes table %ld", ut_val(&o, "self"));
+	ksft_test_result(ut_wait_tables(0, UT_RCU_SECS) == 0, "no table is left for the tests that follow");
+	ksft_finished();
 }

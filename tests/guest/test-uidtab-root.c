@@ -15,7 +15,7 @@
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/eventfd.h>
-#include "uidtab-util.h"
+#include "lib/uidtab.h"
 
 #define WATCHES	"/proc/sys/fs/epoll/max_user_watches"
 #define LIMIT	16
@@ -26,7 +26,7 @@ static int hold_all(void *arg)
 	int err, n = add_watches(LIMIT + 1, &err);
 
 	(void)arg;
-	ktap_diag("the initial table's root holds %d watches", n);
+	ksft_print_msg("the initial table's root holds %d watches\n", n);
 	return n >= 0 && err == ENOSPC;
 }
 
@@ -89,19 +89,25 @@ static int try_nproc(void *arg)
 	return 0;
 }
 
-/* In a new table, as root: "self", "added" and "err" for LIMIT + 1 watches. */
-static int act(const char *mode)
+static int mode_watches(int argc, char **argv)
 {
-	int rc = ut_act_common(mode);
-
-	if (rc >= 0)
-		return rc;
-	if (!strcmp(mode, "watches"))
-		return try_watches((void *)(long)(LIMIT + 1));
-	if (!strcmp(mode, "nproc"))
-		return try_nproc((void *)1L);
-	return 3;
+	(void)argc;
+	(void)argv;
+	return try_watches((void *)(long)(LIMIT + 1));
 }
+
+static int mode_nproc(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return try_nproc((void *)1L);
+}
+
+static const struct child_mode modes[] = {
+	UT_MODES,
+	{ "watches", 0, mode_watches },
+	{ "nproc", 0, mode_nproc },
+};
 
 int main(int argc, char **argv)
 {
@@ -114,8 +120,7 @@ int main(int argc, char **argv)
 	pid_t p1, p2, a;
 	int tables0, left, zero0 = 0;
 
-	if (argc > 2 && !strcmp(argv[1], UT_ACT))
-		return act(argv[2]);
+	CHILD_DISPATCH(modes, argc, argv);
 
 	ut_start(12);
 	tables0 = ut_ntables();
@@ -126,59 +131,59 @@ int main(int argc, char **argv)
 	t2 = ut_find_table(&s, id2);
 	u1 = ut_find_user(&s, id1, 0);
 	u2 = ut_find_user(&s, id2, 0);
-	ktap_result(p1 > 0 && t1 && t1->parent == 0 && u1 && u1->refs > 0,
-		    "root's execns(CLONE_NEWUSER): table %ld (parent %ld) lists its own uid 0 (refs %ld)",
-		    id1, t1 ? t1->parent : -1, u1 ? u1->refs : -1);
-	ktap_result(p2 > 0 && id2 != id1 && t2 && u2 && u2->refs > 0,
-		    "a second table (%ld) has its own uid-0 line too (refs %ld)", id2, u2 ? u2->refs : -1);
-	ktap_result(u1 && !u1->epoll_watches && !u1->pipe_bufs && !u1->unix_inflight &&
-		    !u1->locked_vm && !u1->watches,
-		    "the new uid 0 starts with every counter at 0 (%ld %ld %ld %ld %ld)",
-		    u1 ? u1->epoll_watches : -1, u1 ? u1->pipe_bufs : -1,
-		    u1 ? u1->unix_inflight : -1, u1 ? u1->locked_vm : -1, u1 ? u1->watches : -1);
+	ksft_test_result(p1 > 0 && t1 && t1->parent == 0 && u1 && u1->refs > 0,
+			 "root's execns(CLONE_NEWUSER): table %ld (parent %ld) lists its own uid 0 (refs %ld)",
+			 id1, t1 ? t1->parent : -1, u1 ? u1->refs : -1);
+	ksft_test_result(p2 > 0 && id2 != id1 && t2 && u2 && u2->refs > 0,
+			 "a second table (%ld) has its own uid-0 line too (refs %ld)", id2, u2 ? u2->refs : -1);
+	ksft_test_result(u1 && !u1->epoll_watches && !u1->pipe_bufs && !u1->unix_inflight &&
+			 !u1->locked_vm && !u1->watches,
+			 "the new uid 0 starts with every counter at 0 (%ld %ld %ld %ld %ld)",
+			 u1 ? u1->epoll_watches : -1, u1 ? u1->pipe_bufs : -1,
+			 u1 ? u1->unix_inflight : -1, u1 ? u1->locked_vm : -1, u1 ? u1->watches : -1);
 	for (int i = 0; i < s.nusers; i++)
 		zero0 += s.u[i].table == 0;
-	ktap_result(s.ok && !ut_find_table(&s, 0) && !zero0,
-		    "the initial table is not listed (no \"table 0\" line, %d \"table 0\" uid lines)", zero0);
-	ktap_result(s.ok && !s.bad && ut_users_consistent(&s),
-		    "every line has the documented form and each \"users N\" counts the uid lines under it (%d bad%s%s)",
-		    s.bad, s.bad ? ": " : "", s.first_bad);
+	ksft_test_result(s.ok && !ut_find_table(&s, 0) && !zero0,
+			 "the initial table is not listed (no \"table 0\" line, %d \"table 0\" uid lines)", zero0);
+	ksft_test_result(s.ok && !s.bad && ut_users_consistent(&s),
+			 "every line has the documented form and each \"users N\" counts the uid lines under it (%d bad%s%s)",
+			 s.bad, s.bad ? ": " : "", s.first_bad);
 	ut_kill(p1);
 	ut_kill(p2);
 
-	ut_read_line(WATCHES, old, sizeof(old));
-	ut_set(WATCHES, "16");
+	read_line(WATCHES, old, sizeof(old));
+	set_knob(WATCHES, "16");
 	a = ut_hold((uid_t)-1, hold_all, NULL);
 	ut_run(try_watches, (void *)1L, &o);
-	ktap_result(a > 0 && ut_val(&o, "self") == 0 && ut_val(&o, "added") == 0 &&
-		    ut_val(&o, "err") == ENOSPC,
-		    "max_user_watches=16, initial table's root at its limit: another root process gets ENOSPC at once (added %ld, errno %ld)",
-		    ut_val(&o, "added"), ut_val(&o, "err"));
+	ksft_test_result(a > 0 && ut_val(&o, "self") == 0 && ut_val(&o, "added") == 0 &&
+			 ut_val(&o, "err") == ENOSPC,
+			 "max_user_watches=16, initial table's root at its limit: another root process gets ENOSPC at once (added %ld, errno %ld)",
+			 ut_val(&o, "added"), ut_val(&o, "err"));
 	ut_in_table("watches", NULL, &o);
-	ktap_result(ut_val(&o, "self") > 0 && ut_val(&o, "added") == LIMIT && ut_val(&o, "err") == ENOSPC,
-		    "root in table %ld has its own budget: 16 adds, then ENOSPC (added %ld, errno %ld)",
-		    ut_val(&o, "self"), ut_val(&o, "added"), ut_val(&o, "err"));
+	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "added") == LIMIT && ut_val(&o, "err") == ENOSPC,
+			 "root in table %ld has its own budget: 16 adds, then ENOSPC (added %ld, errno %ld)",
+			 ut_val(&o, "self"), ut_val(&o, "added"), ut_val(&o, "err"));
 	ut_kill(a);
-	ut_write(WATCHES, old);
-	ut_read_line(WATCHES, now, sizeof(now));
-	ktap_result(old[0] && !strcmp(now, old), "max_user_watches restored (%s)", now);
+	write_knob(WATCHES, old);
+	read_line(WATCHES, now, sizeof(now));
+	ksft_test_result(old[0] && !strcmp(now, old), "max_user_watches restored (%s)", now);
 
 	ut_run(try_nproc, NULL, &o);
-	ktap_result(ut_val(&o, "self") == 0 && ut_val(&o, "setup_errno") == UT_NONE &&
-		    ut_val(&o, "exec_errno") == UT_NONE && ut_exited_ok(&o),
-		    "RLIMIT_NPROC 1, real uid 1000 and back to 0 in the initial table: exec works (INIT_USER is exempt; exec errno %ld)",
-		    ut_val(&o, "exec_errno"));
+	ksft_test_result(ut_val(&o, "self") == 0 && ut_val(&o, "setup_errno") == UT_NONE &&
+			 ut_val(&o, "exec_errno") == UT_NONE && ut_exited_ok(&o),
+			 "RLIMIT_NPROC 1, real uid 1000 and back to 0 in the initial table: exec works (INIT_USER is exempt; exec errno %ld)",
+			 ut_val(&o, "exec_errno"));
 	ut_in_table("nproc", NULL, &o);
-	ktap_result(ut_val(&o, "self") > 0 && ut_val(&o, "table_after") == ut_val(&o, "self") &&
-		    ut_val(&o, "exec_errno") == EAGAIN && ut_val(&o, "fork_errno") == 0,
-		    "the same in table %ld with three uid-0 processes: exec is EAGAIN, the table's uid 0 is not INIT_USER; fork works on root's capabilities (exec errno %ld, fork errno %ld)",
-		    ut_val(&o, "self"), ut_val(&o, "exec_errno"), ut_val(&o, "fork_errno"));
+	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "table_after") == ut_val(&o, "self") &&
+			 ut_val(&o, "exec_errno") == EAGAIN && ut_val(&o, "fork_errno") == 0,
+			 "the same in table %ld with three uid-0 processes: exec is EAGAIN, the table's uid 0 is not INIT_USER; fork works on root's capabilities (exec errno %ld, fork errno %ld)",
+			 ut_val(&o, "self"), ut_val(&o, "exec_errno"), ut_val(&o, "fork_errno"));
 
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
-	ktap_result(tables0 >= 0 && left == tables0,
-		    "the tables are gone with their processes (%d left, %d before)", left, tables0);
+	ksft_test_result(tables0 >= 0 && left == tables0,
+			 "the tables are gone with their processes (%d left, %d before)", left, tables0);
 	ut_snap_read(&s);
-	ktap_result(s.ok && !ut_find_user(&s, id1, 0) && !ut_find_user(&s, id2, 0),
-		    "and so are their uid-0 lines");
-	return ktap_finish();
+	ksft_test_result(s.ok && !ut_find_user(&s, id1, 0) && !ut_find_user(&s, id2, 0),
+			 "and so are their uid-0 lines");
+	ksft_finished();
 }

@@ -7,7 +7,7 @@
  * setuid(1000)s stays in it.  A uid's line goes once its last process in
  * the table has exited.
  */
-#include "uidtab-util.h"
+#include "lib/uidtab.h"
 
 enum { SETUID = 1001, SETREUID = 1002, SETRESUID = 1003 };
 
@@ -40,7 +40,7 @@ static int report_self(void *arg)
 /* Plain execve() into "report" (reports "self"). */
 static int plain_exec(void *arg)
 {
-	char *argv[] = { "/proc/self/exe", UT_ACT, "report", NULL };
+	char *argv[] = { "/proc/self/exe", "report", NULL };
 
 	(void)arg;
 	execve("/proc/self/exe", argv, environ);
@@ -50,7 +50,7 @@ static int plain_exec(void *arg)
 /* execns(CLONE_NEWUTS) into "report". */
 static int execns_uts(void *arg)
 {
-	char *argv[] = { "/proc/self/exe", UT_ACT, "report", NULL };
+	char *argv[] = { "/proc/self/exe", "report", NULL };
 
 	(void)arg;
 	execns(CLONE_NEWUTS, "/proc/self/exe", argv, environ);
@@ -111,16 +111,17 @@ static int act_membership(void)
 	return 0;
 }
 
-static int act(const char *mode)
+static int mode_membership(int argc, char **argv)
 {
-	int rc = ut_act_common(mode);
-
-	if (rc >= 0)
-		return rc;
-	if (!strcmp(mode, "membership"))
-		return act_membership();
-	return 3;
+	(void)argc;
+	(void)argv;
+	return act_membership();
 }
+
+static const struct child_mode modes[] = {
+	UT_MODES,
+	{ "membership", 0, mode_membership },
+};
 
 int main(int argc, char **argv)
 {
@@ -132,20 +133,19 @@ int main(int argc, char **argv)
 	int tables0, left;
 	long t;
 
-	if (argc > 2 && !strcmp(argv[1], UT_ACT))
-		return act(argv[2]);
+	CHILD_DISPATCH(modes, argc, argv);
 
 	ut_start(11);
 	tables0 = ut_ntables();
 	ut_in_table("membership", NULL, &o);
 	t = ut_val(&o, "self");
-	ktap_result(t > 0 && ut_val(&o, "fork_self") == t,
-		    "a child forked in table %ld is in it (%ld)", t, ut_val(&o, "fork_self"));
-	ktap_result(t > 0 && ut_val(&o, "execve_self") == t,
-		    "a plain execve() stays in the table (%ld)", ut_val(&o, "execve_self"));
-	ktap_result(t > 0 && ut_val(&o, "execns_self") == t,
-		    "execns(CLONE_NEWUTS) (no CLONE_NEWUSER) stays in the table (%ld)",
-		    ut_val(&o, "execns_self"));
+	ksft_test_result(t > 0 && ut_val(&o, "fork_self") == t,
+			 "a child forked in table %ld is in it (%ld)", t, ut_val(&o, "fork_self"));
+	ksft_test_result(t > 0 && ut_val(&o, "execve_self") == t,
+			 "a plain execve() stays in the table (%ld)", ut_val(&o, "execve_self"));
+	ksft_test_result(t > 0 && ut_val(&o, "execns_self") == t,
+			 "execns(CLONE_NEWUTS) (no CLONE_NEWUSER) stays in the table (%ld)",
+			 ut_val(&o, "execns_self"));
 	for (int i = 0; i < 3; i++) {
 		char k[4][64];
 
@@ -153,25 +153,25 @@ int main(int argc, char **argv)
 		snprintf(k[1], sizeof(k[1]), "u%ld_in", calls[i].uid);
 		snprintf(k[2], sizeof(k[2]), "held%ld_in", calls[i].uid);
 		snprintf(k[3], sizeof(k[3]), "held%ld_elsewhere", calls[i].uid);
-		ktap_result(t > 0 && ut_val(&o, k[0]) == t && ut_val(&o, k[1]) == 0 &&
-			    ut_val(&o, k[2]) == 1 && ut_val(&o, k[3]) == 0,
-			    "%s(%ld) in table %ld: stays in it (%ld), and uid %ld is listed under it (before %ld, after %ld, under other tables %ld)",
-			    calls[i].call, calls[i].uid, t, ut_val(&o, k[0]), calls[i].uid,
-			    ut_val(&o, k[1]), ut_val(&o, k[2]), ut_val(&o, k[3]));
+		ksft_test_result(t > 0 && ut_val(&o, k[0]) == t && ut_val(&o, k[1]) == 0 &&
+				 ut_val(&o, k[2]) == 1 && ut_val(&o, k[3]) == 0,
+				 "%s(%ld) in table %ld: stays in it (%ld), and uid %ld is listed under it (before %ld, after %ld, under other tables %ld)",
+				 calls[i].call, calls[i].uid, t, ut_val(&o, k[0]), calls[i].uid,
+				 ut_val(&o, k[1]), ut_val(&o, k[2]), ut_val(&o, k[3]));
 	}
-	ktap_result(ut_val(&o, "gone1001") == 1,
-		    "the uid-1001 line goes once its process has exited");
-	ktap_result(t > 0 && ut_val(&o, "self_after_setuid") == t,
-		    "the table's root process setuid(1000)s and stays in table %ld (%ld)",
-		    t, ut_val(&o, "self_after_setuid"));
-	ktap_result(ut_val(&o, "pre1000_in") == 0 && ut_val(&o, "own1000_in") == 1 &&
-		    ut_val(&o, "own1000_elsewhere") == 0,
-		    "a \"uid 1000 table %ld\" line appears (before %ld, after %ld, under other tables %ld)",
-		    t, ut_val(&o, "pre1000_in"), ut_val(&o, "own1000_in"),
-		    ut_val(&o, "own1000_elsewhere"));
-	ktap_result(ut_exited_ok(&o), "the act finished (status %#x)", o.status);
+	ksft_test_result(ut_val(&o, "gone1001") == 1,
+			 "the uid-1001 line goes once its process has exited");
+	ksft_test_result(t > 0 && ut_val(&o, "self_after_setuid") == t,
+			 "the table's root process setuid(1000)s and stays in table %ld (%ld)",
+			 t, ut_val(&o, "self_after_setuid"));
+	ksft_test_result(ut_val(&o, "pre1000_in") == 0 && ut_val(&o, "own1000_in") == 1 &&
+			 ut_val(&o, "own1000_elsewhere") == 0,
+			 "a \"uid 1000 table %ld\" line appears (before %ld, after %ld, under other tables %ld)",
+			 t, ut_val(&o, "pre1000_in"), ut_val(&o, "own1000_in"),
+			 ut_val(&o, "own1000_elsewhere"));
+	ksft_test_result(ut_exited_ok(&o), "the act finished (status %#x)", o.status);
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
-	ktap_result(tables0 >= 0 && left == tables0,
-		    "the table is gone with its processes (%d left, %d before)", left, tables0);
-	return ktap_finish();
+	ksft_test_result(tables0 >= 0 && left == tables0,
+			 "the table is gone with its processes (%d left, %d before)", left, tables0);
+	ksft_finished();
 }

@@ -16,7 +16,7 @@
 #include <sys/ipc.h>
 #include <sys/resource.h>
 #include <sys/shm.h>
-#include "uidtab-util.h"
+#include "lib/uidtab.h"
 
 #define MQ_HOLD		"/execns-ucounts-hold"
 #define MQ_PROBE	"/execns-ucounts-probe"
@@ -254,18 +254,24 @@ static int act_userns(void)
 	return 0;
 }
 
-static int act(const char *mode, const char *arg)
+static int mode_userns(int argc, char **argv)
 {
-	int rc = ut_act_common(mode);
-
-	if (rc >= 0)
-		return rc;
-	if (!strcmp(mode, "userns"))
-		return act_userns();
-	if (!strcmp(mode, "probe") && arg)
-		return probe_as_user((void *)strtol(arg, NULL, 10));
-	return 3;
+	(void)argc;
+	(void)argv;
+	return act_userns();
 }
+
+static int mode_probe(int argc, char **argv)
+{
+	(void)argc;
+	return probe_as_user((void *)strtol(argv[2], NULL, 10));
+}
+
+static const struct child_mode modes[] = {
+	UT_MODES,
+	{ "userns", 0, mode_userns },
+	{ "probe", 1, mode_probe },
+};
 
 static void cleanup_ipc(void)
 {
@@ -285,7 +291,7 @@ static void cleanup_ipc(void)
 static void run_case(long i)
 {
 	const struct ucase *c = &cases[i];
-	char old[64] = "", idx[16];
+	char old[64] = "", idx[16], name[128];
 	const char *args[] = { idx, NULL };
 	struct ut_out o;
 	pid_t holder;
@@ -293,10 +299,12 @@ static void run_case(long i)
 
 	snprintf(idx, sizeof(idx), "%ld", i);
 	if (c->sysctl) {
-		ut_read_line(c->sysctl, old, sizeof(old));
-		if (!old[0] || ut_set(c->sysctl, c->value)) {
-			for (int k = 0; k < PER_CASE; k++)
-				ktap_skip("no writable sysctl", "%s: check %d", c->name, k + 1);
+		read_line(c->sysctl, old, sizeof(old));
+		if (!old[0] || set_knob(c->sysctl, c->value)) {
+			for (int k = 0; k < PER_CASE; k++) {
+				snprintf(name, sizeof(name), "%s: check %d", c->name, k + 1);
+				ksft_test_result_code(KSFT_SKIP, name, "no writable sysctl");
+			}
 			return;
 		}
 	}
@@ -304,30 +312,32 @@ static void run_case(long i)
 	ut_run(probe_as_user, (void *)i, &o);
 	err = ut_val(&o, "err");
 	if (holder < 0 && c->probe == fan_group && err == EPERM) {
-		for (int k = 0; k < PER_CASE; k++)
-			ktap_skip("unprivileged fanotify is not available", "%s: check %d", c->name, k + 1);
+		for (int k = 0; k < PER_CASE; k++) {
+			snprintf(name, sizeof(name), "%s: check %d", c->name, k + 1);
+			ksft_test_result_code(KSFT_SKIP, name, "unprivileged fanotify is not available");
+		}
 		goto restore;
 	}
-	ktap_result(holder > 0 && err == c->want,
-		    "%s: a uid-1000 holder at the limit outside, one more uid-1000 process is refused (errno %ld, want %d)",
-		    c->name, err, c->want);
+	ksft_test_result(holder > 0 && err == c->want,
+			 "%s: a uid-1000 holder at the limit outside, one more uid-1000 process is refused (errno %ld, want %d)",
+			 c->name, err, c->want);
 
 	ut_spawn(CLONE_NEWUSER, "probe", args, 1, &o);
 	err = ut_val(&o, "err");
-	ktap_result(ut_val(&o, "self") > 0 && err == 0,
-		    "%s: in a fresh table (%ld) the same is allowed (errno %ld)",
-		    c->name, ut_val(&o, "self"), err);
+	ksft_test_result(ut_val(&o, "self") > 0 && err == 0,
+			 "%s: in a fresh table (%ld) the same is allowed (errno %ld)",
+			 c->name, ut_val(&o, "self"), err);
 
 	ut_run(probe_as_user, (void *)i, &o);
 	err = ut_val(&o, "err");
-	ktap_result(err == c->want,
-		    "%s: outside it is still refused: nothing came back from the table (errno %ld)",
-		    c->name, err);
+	ksft_test_result(err == c->want,
+			 "%s: outside it is still refused: nothing came back from the table (errno %ld)",
+			 c->name, err);
 restore:
 	ut_kill(holder);
 	cleanup_ipc();
 	if (c->sysctl)
-		ut_write(c->sysctl, old);
+		write_knob(c->sysctl, old);
 }
 
 int main(int argc, char **argv)
@@ -335,8 +345,7 @@ int main(int argc, char **argv)
 	struct ut_out o;
 	long left;
 
-	if (argc > 2 && !strcmp(argv[1], UT_ACT))
-		return act(argv[2], argc > 3 ? argv[3] : NULL);
+	CHILD_DISPATCH(modes, argc, argv);
 
 	ut_start(NR_CASES * PER_CASE + 2);
 	cleanup_ipc();
@@ -344,19 +353,19 @@ int main(int argc, char **argv)
 		run_case(i);
 
 	ut_in_table("userns", NULL, &o);
-	ktap_result(ut_val(&o, "self") > 0 && ut_val(&o, "ret") == 0 && ut_val(&o, "userns") == 1,
-		    "root of table %ld unshares a kernel user namespace (errno %ld), counted in the table's ucounts (user_namespaces %ld)",
-		    ut_val(&o, "self"), ut_val(&o, "err"), ut_val(&o, "userns"));
+	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "ret") == 0 && ut_val(&o, "userns") == 1,
+			 "root of table %ld unshares a kernel user namespace (errno %ld), counted in the table's ucounts (user_namespaces %ld)",
+			 ut_val(&o, "self"), ut_val(&o, "err"), ut_val(&o, "userns"));
 
 	ut_wait_tables(0, UT_RCU_SECS);
-	left = ut_stat("ucounts");
+	left = execns_stat("ucounts");
 	for (int i = 0; left && i < UT_RCU_SECS * 10; i++) {
 		ut_reap_zombies();
-		ut_sleep_ms(100);
-		left = ut_stat("ucounts");
+		sleep_ms(100);
+		left = execns_stat("ucounts");
 	}
-	ktap_result(left == 0 && ut_ntables() == 0,
-		    "the tables are gone, and with them every module ucounts (%ld left, allocated %ld)",
-		    left, ut_stat("ucounts_allocs"));
-	return ktap_finish();
+	ksft_test_result(left == 0 && ut_ntables() == 0,
+			 "the tables are gone, and with them every module ucounts (%ld left, allocated %ld)",
+			 left, execns_stat("ucounts_allocs"));
+	ksft_finished();
 }

@@ -9,7 +9,7 @@
  * again.  Each attempt runs in a child of its own.
  */
 #include <sched.h>
-#include "uidtab-util.h"
+#include "lib/uidtab.h"
 
 #define FORBID	EXECNS_SYSFS_DIR "/forbid_unshare"
 
@@ -79,67 +79,63 @@ static int try_clone(void *arg)
 	return 0;
 }
 
-static int act(const char *mode)
-{
-	int rc = ut_act_common(mode);
-
-	return rc >= 0 ? rc : 3;
-}
+static const struct child_mode modes[] = {
+	UT_MODES,
+};
 
 int main(int argc, char **argv)
 {
 	char v0[8], v[8];
 	struct ut_out o;
 
-	if (argc > 2 && !strcmp(argv[1], UT_ACT))
-		return act(argv[2]);
+	CHILD_DISPATCH(modes, argc, argv);
 
 	ut_start(12);
-	ut_read_line(FORBID, v0, sizeof(v0));
-	ktap_result(!strcmp(v0, "N") || !strcmp(v0, "0"),
-		    "forbid_unshare is off by default: loading the module breaks no container runtime (%s)", v0);
+	read_line(FORBID, v0, sizeof(v0));
+	ksft_test_result(!strcmp(v0, "N") || !strcmp(v0, "0"),
+			 "forbid_unshare is off by default: loading the module breaks no container runtime (%s)", v0);
 	ut_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
-	ktap_result(ut_val(&o, "ret") == 0 && ut_val(&o, "changed") == 1,
-		    "forbid_unshare=0: unshare(CLONE_NEWIPC) makes a new ipc namespace (ret %ld, errno %ld)",
-		    ut_val(&o, "ret"), ut_val(&o, "err"));
+	ksft_test_result(ut_val(&o, "ret") == 0 && ut_val(&o, "changed") == 1,
+			 "forbid_unshare=0: unshare(CLONE_NEWIPC) makes a new ipc namespace (ret %ld, errno %ld)",
+			 ut_val(&o, "ret"), ut_val(&o, "err"));
 	ut_run(try_unshare, (void *)(long)CLONE_NEWUSER, &o);
-	ktap_result(ut_val(&o, "ret") == 0 && ut_val(&o, "changed") == 1 && ut_val(&o, "self") == 0,
-		    "forbid_unshare=0: unshare(CLONE_NEWUSER) makes a kernel user namespace, no uid table (ret %ld, errno %ld, table %ld)",
-		    ut_val(&o, "ret"), ut_val(&o, "err"), ut_val(&o, "self"));
+	ksft_test_result(ut_val(&o, "ret") == 0 && ut_val(&o, "changed") == 1 && ut_val(&o, "self") == 0,
+			 "forbid_unshare=0: unshare(CLONE_NEWUSER) makes a kernel user namespace, no uid table (ret %ld, errno %ld, table %ld)",
+			 ut_val(&o, "ret"), ut_val(&o, "err"), ut_val(&o, "self"));
 
-	ut_write(FORBID, "1");
-	ut_read_line(FORBID, v, sizeof(v));
-	ktap_result(!strcmp(v, "Y") || !strcmp(v, "1"), "forbid_unshare set to 1, the seed's policy (%s)", v);
+	write_knob(FORBID, "1");
+	read_line(FORBID, v, sizeof(v));
+	ksft_test_result(!strcmp(v, "Y") || !strcmp(v, "1"), "forbid_unshare set to 1, the seed's policy (%s)", v);
 	ut_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
-	ktap_result(ut_val(&o, "ret") == -1 && ut_val(&o, "err") == EINVAL && ut_val(&o, "changed") == 0,
-		    "forbid_unshare=1: unshare(CLONE_NEWIPC) as root is EINVAL, ipc namespace unchanged (errno %ld)",
-		    ut_val(&o, "err"));
+	ksft_test_result(ut_val(&o, "ret") == -1 && ut_val(&o, "err") == EINVAL && ut_val(&o, "changed") == 0,
+			 "forbid_unshare=1: unshare(CLONE_NEWIPC) as root is EINVAL, ipc namespace unchanged (errno %ld)",
+			 ut_val(&o, "err"));
 	ut_run(try_unshare, (void *)(long)CLONE_NEWUSER, &o);
-	ktap_result(ut_val(&o, "ret") == -1 && ut_val(&o, "err") == EINVAL && ut_val(&o, "changed") == 0 &&
-		    ut_val(&o, "self") == 0,
-		    "forbid_unshare=1: unshare(CLONE_NEWUSER) is EINVAL, user namespace and table unchanged (errno %ld, table %ld)",
-		    ut_val(&o, "err"), ut_val(&o, "self"));
+	ksft_test_result(ut_val(&o, "ret") == -1 && ut_val(&o, "err") == EINVAL && ut_val(&o, "changed") == 0 &&
+			 ut_val(&o, "self") == 0,
+			 "forbid_unshare=1: unshare(CLONE_NEWUSER) is EINVAL, user namespace and table unchanged (errno %ld, table %ld)",
+			 ut_val(&o, "err"), ut_val(&o, "self"));
 	ut_run(try_unshare, (void *)(long)CLONE_NEWUTS, &o);
-	ktap_result(ut_val(&o, "ret") == 0 && ut_val(&o, "changed") == 1,
-		    "forbid_unshare=1: unshare(CLONE_NEWUTS) still works (errno %ld)", ut_val(&o, "err"));
+	ksft_test_result(ut_val(&o, "ret") == 0 && ut_val(&o, "changed") == 1,
+			 "forbid_unshare=1: unshare(CLONE_NEWUTS) still works (errno %ld)", ut_val(&o, "err"));
 	ut_run(try_clone, (void *)(long)CLONE_NEWIPC, &o);
-	ktap_result(ut_val(&o, "ret") == 0,
-		    "forbid_unshare=1: clone(CLONE_NEWIPC) works, the child has its own ipc namespace (%ld, errno %ld)",
-		    ut_val(&o, "ret"), ut_val(&o, "err"));
+	ksft_test_result(ut_val(&o, "ret") == 0,
+			 "forbid_unshare=1: clone(CLONE_NEWIPC) works, the child has its own ipc namespace (%ld, errno %ld)",
+			 ut_val(&o, "ret"), ut_val(&o, "err"));
 	ut_run(try_clone, (void *)(long)CLONE_NEWUSER, &o);
-	ktap_result(ut_val(&o, "ret") == 0,
-		    "forbid_unshare=1: clone(CLONE_NEWUSER) works, the child has its own user namespace (%ld, errno %ld)",
-		    ut_val(&o, "ret"), ut_val(&o, "err"));
+	ksft_test_result(ut_val(&o, "ret") == 0,
+			 "forbid_unshare=1: clone(CLONE_NEWUSER) works, the child has its own user namespace (%ld, errno %ld)",
+			 ut_val(&o, "ret"), ut_val(&o, "err"));
 
-	ut_write(FORBID, "0");
-	ut_read_line(FORBID, v, sizeof(v));
-	ktap_result(!strcmp(v, "N") || !strcmp(v, "0"), "forbid_unshare set back to 0 (%s)", v);
+	write_knob(FORBID, "0");
+	read_line(FORBID, v, sizeof(v));
+	ksft_test_result(!strcmp(v, "N") || !strcmp(v, "0"), "forbid_unshare set back to 0 (%s)", v);
 	ut_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
-	ktap_result(ut_val(&o, "ret") == 0 && ut_val(&o, "changed") == 1,
-		    "and unshare(CLONE_NEWIPC) works again (ret %ld, errno %ld)",
-		    ut_val(&o, "ret"), ut_val(&o, "err"));
-	ut_write(FORBID, v0[0] == 'N' || v0[0] == '0' ? "0" : "1");
-	ut_read_line(FORBID, v, sizeof(v));
-	ktap_result(!strcmp(v, v0), "forbid_unshare as it was (%s)", v);
-	return ktap_finish();
+	ksft_test_result(ut_val(&o, "ret") == 0 && ut_val(&o, "changed") == 1,
+			 "and unshare(CLONE_NEWIPC) works again (ret %ld, errno %ld)",
+			 ut_val(&o, "ret"), ut_val(&o, "err"));
+	write_knob(FORBID, v0[0] == 'N' || v0[0] == '0' ? "0" : "1");
+	read_line(FORBID, v, sizeof(v));
+	ksft_test_result(!strcmp(v, v0), "forbid_unshare as it was (%s)", v);
+	ksft_finished();
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The SystemTap checks of one kernel, as KTAP (tests/stap/check.sh in the
-# guest).  A kernel SystemTap cannot build for is a failure: stap-run.sh
+# The SystemTap checks of one kernel, as KTAP (tests/guest/trace/stap-check.sh
+# in the guest).  A kernel SystemTap cannot build for is a failure: stap-run.sh
 # supplies what the kernel lacks (stap/compat/task_euid.h on Linux 7.3).
 #
 # Usage: stap-check.sh KERNEL
@@ -15,7 +15,7 @@ if [ "$kernel" = debug ]; then
 	echo "ok 1 - systemtap tapset and scripts # SKIP not run on the debug kernel: it is built without debuginfo (DEBUG_INFO_NONE), and the trixie kernel's checks cover the same 6.12 source"
 	exit 0
 fi
-scripts="$TOP/tests/stap/events.stp $TOP/stap/uid-leaks.stp"
+scripts="$TOP/tests/guest/trace/events.stp $TOP/stap/uid-leaks.stp"
 rc=0
 STAP_COMPILE_ONLY=1 "$TOP/tests/harness/stap-run.sh" "$kernel" "$scripts" "" >"$LOGS/stap-$kernel-setup.log" 2>&1 || rc=$?
 if [ "$rc" -ne 0 ]; then
@@ -30,5 +30,5 @@ if [ "$rc" -ne 0 ]; then
 	echo "not ok 1 - systemtap tapset and scripts compile (log: $LOGS/stap-$kernel-events.log)"
 	exit 1
 fi
-# One run, no retry: its counts must be exact (tests/stap/check.sh).
+# One run, no retry: its counts must be exact (tests/guest/trace/stap-check.sh).
 STAP_GUEST_CMD="execns-stap-check" "$TOP/tests/harness/stap-run.sh" "$kernel" "$scripts" ""

@@ -106,8 +106,8 @@ runtime() {
 		mkdir -p "$work/x$(dirname "$f")"
 		cp -L "$ROOT$f" "$work/x$f"
 	done
-	install -m 755 "$TOP/tests/stap/guest.sh" "$work/x/usr/local/bin/execns-stap"
-	install -m 755 "$TOP/tests/stap/check.sh" "$work/x/usr/local/bin/execns-stap-check"
+	install -m 755 "$TOP/tests/guest/trace/stap-guest.sh" "$work/x/usr/local/bin/execns-stap"
+	install -m 755 "$TOP/tests/guest/trace/stap-check.sh" "$work/x/usr/local/bin/execns-stap-check"
 }
 
 system_map

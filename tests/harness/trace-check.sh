@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # perf and bpftrace over the module's tracepoints on one kernel, as KTAP
-# (tests/stap/trace-check.sh in the guest, one boot for both tools).
+# (tests/guest/trace/trace-check.sh in the guest, one boot for both tools).
 #
 # Usage: trace-check.sh KERNEL
 

@@ -52,8 +52,8 @@ all) copy /usr/bin/perf /usr/bin/bpftrace ;;
 esac
 cp "$TOP"/trace/*.bt "$work/x/root/trace/"
 [ -z "${BT:-}" ] || cp "$BT" "$work/x/root/trace/user.bt"
-install -m 755 "$TOP/tests/stap/trace-guest.sh" "$work/x/usr/local/bin/execns-trace"
-install -m 755 "$TOP/tests/stap/trace-check.sh" "$work/x/usr/local/bin/execns-trace-check"
+install -m 755 "$TOP/tests/guest/trace/trace-guest.sh" "$work/x/usr/local/bin/execns-trace"
+install -m 755 "$TOP/tests/guest/trace/trace-check.sh" "$work/x/usr/local/bin/execns-trace-check"
 printf '%s\n' "$cmd" >"$work/x/etc/execns-trace-cmd"
 BOOTARGS="$TRACE_BOOTARGS ${BOOTARGS:-}" EXECNS_EXTRA_ROOT=$work/x EXECNS_TIMEOUT=${EXECNS_TIMEOUT:-600} "$TOP/tests/harness/vm.sh" "$kernel" run \
 	"${TRACE_GUEST_CMD:-execns-trace $tool /etc/execns-trace-cmd}" "$add"

@@ -1,24 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers of the uid-table test programs (test-uidtab-*.c).
+ * Helpers of the uid-table test programs (test-uidtab-*.c), all ut_*.
  *
  *  - /proc/execns: the caller's table id, and a parsed copy of
  *    /proc/execns/tables (every table line, every uid line, and how many
  *    lines did not have the documented form);
  *  - running code somewhere else: ut_run() forks and runs a function with
  *    its stdout on a pipe; ut_spawn() forks and execns()es this very program
- *    into its "act" mode (argv[1] == UT_ACT), normally into a new table.
+ *    into one of its modes (child.h), normally into a new table; UT_MODES
+ *    are the modes every such program has ("report" and "sleep").
  *    Either side prints "key value" lines (ut_put) that the test reads back
  *    with ut_val(); lines starting with "# " are passed on as diagnostics;
  *  - ut_hold(): a child that becomes some uid, builds something (watches,
- *    pipes...) and keeps it until killed;
- *  - sysctl save/set/restore.
- *
- * execns closes every descriptor above 2, so results travel over fd 1.
- * Every child sets an alarm, so nothing outlives a hung test for long.
+ *    pipes...) and keeps it until killed.
  */
-#ifndef EXECNS_UIDTAB_UTIL_H
-#define EXECNS_UIDTAB_UTIL_H
+#ifndef EXECNS_LIB_UIDTAB_H
+#define EXECNS_LIB_UIDTAB_H
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,14 +33,13 @@
 #include <time.h>
 #include <unistd.h>
 #include <execns.h>
+#include "child.h"
 #include "ktap.h"
-
-extern char **environ;
+#include "sys.h"
 
 #define UT_SELF		"/proc/execns/self"
 #define UT_TABLES	"/proc/execns/tables"
 #define UT_STATS	"/proc/execns/stats"
-#define UT_ACT		"uidtab-act"
 #define UT_NONE		LONG_MIN	/* ut_val(): no such key */
 #define UT_UID		1000		/* the unprivileged uid the tests share */
 #define UT_RCU_SECS	30		/* seconds to wait for what goes after RCU */
@@ -70,22 +66,6 @@ static inline long ut_self(void)
 	if (errno || end == buf || *end != '\n' || v < 0)
 		return -1;
 	return v;
-}
-
-/* A counter ("key N") of /proc/execns/stats, -1 if absent. */
-static inline long ut_stat(const char *key)
-{
-	char line[128], k[64];
-	long v, found = -1;
-	FILE *f = fopen(UT_STATS, "re");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %ld", k, &v) == 2 && !strcmp(k, key))
-			found = v;
-	fclose(f);
-	return found;
 }
 
 struct ut_table {
@@ -246,14 +226,6 @@ static inline int ut_ntables(void)
 	return s.ok ? s.ntables : -1;
 }
 
-static inline void ut_sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 /*
  * Wait (up to secs) until at most max tables are left: credentials, hence
  * user_structs and tables, go after an RCU grace period.  Returns the count.
@@ -266,7 +238,7 @@ static inline int ut_wait_tables(int max, int secs)
 
 	for (int i = 0; i < secs * 10 && n > max; i++) {
 		ut_reap_zombies();	/* orphans of ours: a zombie pins its credentials */
-		ut_sleep_ms(100);
+		sleep_ms(100);
 		n = ut_ntables();
 	}
 	return n;
@@ -283,7 +255,7 @@ static inline int ut_wait_user(long table, unsigned long uid, int want, int secs
 		has = ut_find_user(&s, table, uid) != NULL;
 		if (has == want)
 			break;
-		ut_sleep_ms(100);
+		sleep_ms(100);
 	}
 	return has;
 }
@@ -340,25 +312,7 @@ static inline int ut_exited_ok(const struct ut_out *o)
 /* Read a child's output to EOF; pass "# " lines on as diagnostics. */
 static inline void ut_collect(int fd, struct ut_out *o)
 {
-	size_t off = 0;
-	ssize_t n;
-	char *p;
-
-	while (off + 1 < sizeof(o->text) &&
-	       ((n = read(fd, o->text + off, sizeof(o->text) - 1 - off)) > 0 ||
-		(n < 0 && errno == EINTR)))
-		if (n > 0)
-			off += n;
-	o->text[off] = '\0';
-	for (p = o->text; *p; ) {
-		char *nl = strchr(p, '\n');
-		int len = nl ? (int)(nl - p) : (int)strlen(p);
-
-		if (!strncmp(p, "# ", 2))
-			printf("%.*s\n", len, p);
-		p += len + (nl != NULL);
-	}
-	fflush(stdout);
+	child_collect(fd, o->text, sizeof(o->text));
 }
 
 static inline void ut_reap(pid_t pid, struct ut_out *o)
@@ -397,8 +351,8 @@ static inline int ut_run(int (*fn)(void *), void *arg, struct ut_out *o)
 }
 
 /*
- * Fork; in the child, execns(flags, this program, UT_ACT mode args...) with
- * stdout on a pipe.
+ * Fork; in the child, execns(flags, this program, mode args...) with stdout
+ * on a pipe.
  * A failed execns prints "execns_errno E" and exits 99.  Reads the output
  * to EOF, then, when wait, reaps the child (else o->pid is left running: an
  * act that stays must close its stdout first, see ut_detach()).
@@ -406,8 +360,8 @@ static inline int ut_run(int (*fn)(void *), void *arg, struct ut_out *o)
 static inline int ut_spawn(int flags, const char *mode, const char *const *args, int wait,
 			   struct ut_out *o)
 {
-	char *argv[16] = { "/proc/self/exe", UT_ACT, (char *)mode };
-	int p[2], i = 3;
+	char *argv[16] = { "/proc/self/exe", (char *)mode };
+	int p[2], i = 2;
 	pid_t pid;
 
 	while (args && *args && i < 15)
@@ -506,19 +460,21 @@ static inline pid_t ut_hold(uid_t uid, int (*fn)(void *), void *arg)
 	return pid;
 }
 
-/* ------------------------------------------------------------ common acts */
+/* ------------------------------------------------------------ common modes */
 
 /*
- * Act "report": "self T", "ruid U", "euid U", "parent P" and "users N" of
+ * Mode "report": "self T", "ruid U", "euid U", "parent P" and "users N" of
  * its table, and "uidU REFS" for each uid line under it.
  */
-static inline int ut_act_report(void)
+static inline int ut_mode_report(int argc, char **argv)
 {
 	static struct ut_snap s;
 	long self = ut_self();
 	struct ut_table *t;
 	char key[32];
 
+	(void)argc;
+	(void)argv;
 	ut_putl("self", self);
 	ut_putl("ruid", getuid());
 	ut_putl("euid", geteuid());
@@ -535,10 +491,12 @@ static inline int ut_act_report(void)
 	return 0;
 }
 
-/* Act "sleep": "self T", then stays (in its table) until killed. */
+/* Mode "sleep": "self T", then stays (in its table) until killed. */
 __attribute__((noreturn))
-static inline int ut_act_sleep(void)
+static inline int ut_mode_sleep(int argc, char **argv)
 {
+	(void)argc;
+	(void)argv;
 	ut_putl("self", ut_self());
 	ut_detach();
 	alarm(UT_TIMEOUT);
@@ -546,15 +504,10 @@ static inline int ut_act_sleep(void)
 		pause();
 }
 
-/* The acts every program has; -1 for another mode. */
-static inline int ut_act_common(const char *mode)
-{
-	if (!strcmp(mode, "report"))
-		return ut_act_report();
-	if (!strcmp(mode, "sleep"))
-		return ut_act_sleep();
-	return -1;
-}
+/* The modes every uid-table program has, for its child_mode table. */
+#define UT_MODES \
+	{ "report", 0, ut_mode_report }, \
+	{ "sleep", 0, ut_mode_sleep }
 
 /* A table to stay in: a background "sleep" act; its pid, its table in *table. */
 static inline pid_t ut_sleeper(long *table)
@@ -572,49 +525,7 @@ static inline pid_t ut_sleeper(long *table)
 	return o.pid;
 }
 
-/* ------------------------------------------------------------ sysctls */
-
-/* The first line of path, without its newline ("" if unreadable). */
-static inline void ut_read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-
-	buf[0] = '\0';
-	if (f) {
-		if (!fgets(buf, len, f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
-/* Write s to path; 0 when the whole of it was taken. */
-static inline int ut_write(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n = -1;
-
-	if (fd >= 0) {
-		n = write(fd, s, strlen(s));
-		close(fd);
-	}
-	if (n != (ssize_t)strlen(s)) {
-		printf("# write \"%s\" to %s: %s\n", s, path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* Write s to path and read it back. */
-static inline int ut_set(const char *path, const char *s)
-{
-	char back[64];
-
-	if (ut_write(path, s))
-		return -1;
-	ut_read_line(path, back, sizeof(back));
-	return strcmp(back, s) ? -1 : 0;
-}
+/* ------------------------------------------------------------ the program */
 
 /* Become the reaper of orphaned descendants (so their zombies, which pin credentials, go). */
 static inline void ut_subreaper(void)
@@ -626,9 +537,10 @@ static inline void ut_subreaper(void)
  * Start a test program: its KTAP plan, an alarm for the whole of it (a hang
  * fails in minutes, not at the runner's limit), and the subreaper role.
  */
-static inline void ut_start(int tests)
+static inline void ut_start(unsigned int tests)
 {
-	ktap_plan(tests);
+	ksft_print_header();
+	ksft_set_plan(tests);
 	alarm(2 * UT_TIMEOUT);
 	ut_subreaper();
 }
@@ -662,4 +574,4 @@ static inline int add_watches(int max, int *err)
 	return n;
 }
 
-#endif /* EXECNS_UIDTAB_UTIL_H */
+#endif /* EXECNS_LIB_UIDTAB_H */

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Namespaces as the tests see them: the /proc/PID/ns entries, their inodes,
+ * and the CLONE_NEW* flags that make each one new.
+ */
+#ifndef EXECNS_LIB_NS_H
+#define EXECNS_LIB_NS_H
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "ktap.h"
+
+#define NS_ALL	(CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNS | CLONE_NEWNET | \
+		 CLONE_NEWPID | CLONE_NEWCGROUP | CLONE_NEWTIME)
+
+/* The flags the failure tests ask for, so that prepared namespaces exist. */
+#define NS_PREPARED	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET)
+
+/* Each /proc/self/ns entry, and the flag that makes it new (0: none). */
+static const struct {
+	const char *name;
+	int flag;
+} ns_list[] = {
+	{ "uts", CLONE_NEWUTS }, { "ipc", CLONE_NEWIPC }, { "mnt", CLONE_NEWNS },
+	{ "net", CLONE_NEWNET }, { "pid", 0 }, { "pid_for_children", CLONE_NEWPID },
+	{ "cgroup", CLONE_NEWCGROUP }, { "time", 0 },
+	{ "time_for_children", CLONE_NEWTIME }, { "user", 0 },
+};
+#define NR_NS	(sizeof(ns_list) / sizeof(ns_list[0]))
+enum { NS_UTS, NS_IPC, NS_MNT, NS_NET, NS_PID, NS_PID_CHILD, NS_CGROUP,
+       NS_TIME, NS_TIME_CHILD, NS_USER };
+
+static const struct {
+	int flag;
+	const char *name;
+} flag_names[] = {
+	{ CLONE_NEWUTS, "CLONE_NEWUTS" }, { CLONE_NEWIPC, "CLONE_NEWIPC" },
+	{ CLONE_NEWNS, "CLONE_NEWNS" }, { CLONE_NEWNET, "CLONE_NEWNET" },
+	{ CLONE_NEWPID, "CLONE_NEWPID" }, { CLONE_NEWCGROUP, "CLONE_NEWCGROUP" },
+	{ CLONE_NEWTIME, "CLONE_NEWTIME" },
+};
+#define NR_FLAGS	(sizeof(flag_names) / sizeof(flag_names[0]))
+
+/* The inode behind /proc/PID/ns/NAME (PID may be "self"), 0 when unreadable. */
+static inline unsigned long ns_inode_of(const char *pid, const char *name)
+{
+	char path[96], link[64] = "";
+	const char *b;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%s/ns/%s", pid, name);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = '\0';
+	b = strchr(link, '[');
+	return strtoul(b ? b + 1 : link, NULL, 10);
+}
+
+static inline unsigned long ns_inode(const char *name)
+{
+	return ns_inode_of("self", name);
+}
+
+static inline void ns_all(unsigned long ns[NR_NS])
+{
+	for (size_t i = 0; i < NR_NS; i++)
+		ns[i] = ns_inode(ns_list[i].name);
+}
+
+/*
+ * The namespaces in got are new relative to ref exactly for the bits of
+ * flags, and the same otherwise; each mismatch is a diagnostic line.  A new
+ * pid/time namespace for children has no inode to show until its first
+ * process exists on some kernels, so 0 counts as "new" there.
+ */
+static inline int ns_match(const unsigned long got[NR_NS], const unsigned long ref[NR_NS],
+			   int flags, const char *who)
+{
+	int ok = 1;
+
+	for (size_t i = 0; i < NR_NS; i++) {
+		int want_new = ns_list[i].flag && (flags & ns_list[i].flag);
+		int is_new = got[i] != ref[i];
+
+		if (!got[i] && want_new && (i == NS_PID_CHILD || i == NS_TIME_CHILD))
+			continue;
+		if (!got[i] || is_new != want_new) {
+			ksft_print_msg("%s: %s is %lu (reference %lu), want %s\n", who,
+				       ns_list[i].name, got[i], ref[i], want_new ? "new" : "the same");
+			ok = 0;
+		}
+	}
+	return ok;
+}
+
+/* "CLONE_NEWUTS|CLONE_NEWNS" for test names (eight calls may be in use at once). */
+static inline const char *flags_str(int flags)
+{
+	static char buf[8][160];
+	static int slot;
+	char *s = buf[slot++ % 8];
+
+	s[0] = '\0';
+	for (size_t i = 0; i < NR_FLAGS; i++)
+		if (flags & flag_names[i].flag)
+			snprintf(s + strlen(s), 160 - strlen(s), "%s%s", s[0] ? "|" : "",
+				 flag_names[i].name);
+	if (flags & ~NS_ALL)
+		snprintf(s + strlen(s), 160 - strlen(s), "%s%#x", s[0] ? "|" : "",
+			 flags & ~NS_ALL);
+	if (!s[0])
+		snprintf(s, 160, "0");
+	return s;
+}
+
+#endif /* EXECNS_LIB_NS_H */

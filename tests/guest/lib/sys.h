@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Files, kernel knobs, the module's /proc and sysfs files, and the raw
+ * syscall, for the in-guest test programs.
+ *
+ * Kernel knobs (sysctls, module parameters, debugfs and tracefs files) are
+ * written with write_knob(), which never creates a file; regular files a
+ * test makes for itself with write_file(), which sets their mode exactly.
+ */
+#ifndef EXECNS_LIB_SYS_H
+#define EXECNS_LIB_SYS_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <execns.h>
+
+extern char **environ;
+
+/* The first line of path as a decimal number, or -1. */
+static inline long read_long(const char *path)
+{
+	char buf[64] = "";
+	FILE *f = fopen(path, "re");
+	long v = -1;
+
+	if (f) {
+		if (fgets(buf, sizeof(buf), f))
+			v = strtol(buf, NULL, 10);
+		fclose(f);
+	}
+	return v;
+}
+
+/* The first line of path, without its newline ("" if unreadable). */
+static inline void read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+
+	buf[0] = '\0';
+	if (f) {
+		if (!fgets(buf, len, f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* Whole file into buf (NUL-terminated); returns the length or -1. */
+static inline ssize_t read_text(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t off = 0;
+	ssize_t n = 0;
+
+	buf[0] = '\0';
+	if (fd < 0)
+		return -1;
+	while (off + 1 < len && (n = read(fd, buf + off, len - 1 - off)) > 0)
+		off += n;
+	buf[off] = '\0';
+	close(fd);
+	return n < 0 ? -1 : (ssize_t)off;
+}
+
+/* Read fd to EOF into buf (NUL-terminated), through EINTR. */
+static inline void read_all(int fd, char *buf, size_t len)
+{
+	size_t off = 0;
+	ssize_t n;
+
+	while (off + 1 < len && ((n = read(fd, buf + off, len - 1 - off)) > 0 ||
+				 (n < 0 && errno == EINTR)))
+		if (n > 0)
+			off += n;
+	buf[off] = '\0';
+}
+
+/* Create path with content and mode (mode applied exactly, umask aside). */
+static inline int write_file(const char *path, const char *s, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+	close(fd);
+	return ok && !chmod(path, mode) ? 0 : -1;
+}
+
+/*
+ * Write s to the kernel file path (opened with O_TRUNC: that is what empties
+ * tracefs's trace); 0 when the whole of it was taken, else a "# " line.
+ */
+static inline int write_knob(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	ssize_t n = -1;
+
+	if (fd >= 0) {
+		n = write(fd, s, strlen(s));
+		close(fd);
+	}
+	if (n != (ssize_t)strlen(s)) {
+		printf("# write \"%s\" to %s: %s\n", s, path, strerror(errno));
+		fflush(stdout);
+		return -1;
+	}
+	return 0;
+}
+
+/* write_knob(), then read it back: 0 when it reads as written. */
+static inline int set_knob(const char *path, const char *s)
+{
+	char back[64];
+
+	if (write_knob(path, s))
+		return -1;
+	read_line(path, back, sizeof(back));
+	return strcmp(back, s) ? -1 : 0;
+}
+
+static inline void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Become uid/gid 65534 with no supplementary groups: no capabilities left. */
+static inline int drop_to_nobody(void)
+{
+	if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+	    setresuid(65534, 65534, 65534))
+		return -1;
+	return 0;
+}
+
+/*
+ * This ABI's syscall number, from sysfs at each call (a test may reload the
+ * module with another); -1 when the module is not loaded.
+ */
+static inline long execns_nr(void)
+{
+	return read_long(EXECNS_SYSFS_NR_FILE);
+}
+
+/* execns through the raw syscall, for pointers libexecns would not pass. */
+static inline long raw_execns(long flags, const void *path, const void *argv,
+			      const void *envp)
+{
+	return syscall(execns_nr(), flags, path, argv, envp);
+}
+
+/*
+ * A counter of /proc/execns/stats ("tables", "users", "hook_arms", ...), -1
+ * if absent; the words of "hooks armed|disarmed" read as 1 and 0.
+ */
+static inline long execns_stat(const char *name)
+{
+	char line[128], key[64], val[32];
+	long v = -1;
+	FILE *f = fopen("/proc/execns/stats", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %31s", key, val) == 2 && !strcmp(key, name))
+			v = !strcmp(val, "armed") ? 1 : !strcmp(val, "disarmed") ? 0 :
+			    strtol(val, NULL, 10);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+#endif /* EXECNS_LIB_SYS_H */
