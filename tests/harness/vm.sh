@@ -28,7 +28,8 @@
 #
 # Environment: BOOTARGS (extra kernel arguments), PARAMS (insmod parameters),
 # EXECNS_TIMEOUT (seconds, default 600), EXECNS_ACCEL (kvm or tcg; probed),
-# EXECNS_TCG_THREAD (single, the default, or multi), EXECNS_CONSOLE and
+# EXECNS_TCG_THREAD (single, the default, or multi), EXECNS_QEMU_ARGS (more
+# QEMU options, word-split), EXECNS_CONSOLE and
 # EXECNS_RESULTS (where the two channels are saved), EXECNS_EXTRA_ROOT (a
 # directory whose contents are copied over the guest's /, e.g. staprun and
 # its libraries), EXECNS_PREBUILT=1 (skip fetching the kernel and building
@@ -153,10 +154,13 @@ boot() {
 	[ "$mode" = shell ] && level=quiet
 	# qboot (QEMU's minimal firmware) boots -kernel straight away and,
 	# unlike SeaBIOS, writes nothing on the console.
-	local args=(qemu-system-x86_64 -accel "$a" -cpu "$cpu" -m "${EXECNS_MEM:-1G}" -smp 2
+	local args=(qemu-system-x86_64 -accel "$a" -cpu "$cpu" -m "${EXECNS_MEM:-1G}" -smp "${EXECNS_SMP:-2}"
 		-nographic -no-reboot -nodefaults -bios qboot.rom
 		-kernel "$kd/vmlinuz" -initrd "$work/initramfs.gz"
 		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 $level ${BOOTARGS:-}")
+	# Extra QEMU options, word-split (e.g. "-icount shift=0,sleep=off").
+	# shellcheck disable=SC2206
+	[ -z "${EXECNS_QEMU_ARGS:-}" ] || args+=($EXECNS_QEMU_ARGS)
 	if [ "$mode" = shell ]; then
 		"${args[@]}" -serial stdio -serial null
 		return
