@@ -5,7 +5,9 @@
 # checkpatch on its sources; and two harness checks on the host: the guest's
 # kernel-log pattern against sample reports and banners
 # (log-pattern-check.sh), and make passing CMD to vm.sh and stap-run.sh
-# unexpanded.
+# unexpanded.  For each packaged kernel, also `make dkms-install` with
+# Debian's dkms in the build root (dkms-check.sh): the module it installs
+# has that kernel's vermagic.
 # checkpatch.pl comes from Debian's linux-source-6.1 package (fetched once).
 #
 # Usage: lint.sh KERNEL...
@@ -62,7 +64,7 @@ make_passes_cmd() {
 }
 
 echo "KTAP version 1"
-echo "1..$(( $# * 3 + 3 ))"
+echo "1..$(( $# * 4 + 3 ))"
 for k in "$@"; do
 	log=$LOGS/lint-$k.log
 	if [ "$k" = debug ]; then
@@ -71,7 +73,9 @@ for k in "$@"; do
 		# frame-size noise.
 		echo "ok $((n + 1)) - debug: W=1 build # SKIP same 6.12 source as the trixie headers; W=1 and sparse run there"
 		echo "ok $((n + 2)) - debug: sparse (C=2) # SKIP same 6.12 source as the trixie headers; W=1 and sparse run there"
-		n=$((n + 2))
+		echo "ok $((n + 3)) - debug: no indirect branch into the kernel (IBT) # SKIP same 6.12 source as the trixie headers; the IBT check runs there"
+		echo "ok $((n + 4)) - debug: make dkms-install # SKIP not a packaged kernel: its build tree belongs to build-debug-kernel.sh, which may be rebuilding it; dkms runs on the trixie headers of the same source"
+		n=$((n + 4))
 		continue
 	fi
 	for check in "W=1:W=1 build" "C=2:sparse (C=2)"; do
@@ -83,6 +87,10 @@ for k in "$@"; do
 	rc=0
 	"$TOP/tests/harness/ibt-check.sh" "$(kmod "$k")" >"$log" 2>&1 || rc=1
 	result $rc "$k: no indirect branch into the kernel (IBT)" "$log"
+	log=$LOGS/lint-dkms-$TREE-$k.log
+	rc=0
+	"$TOP/tests/harness/dkms-check.sh" "$k" >"$log" 2>&1 || rc=1
+	result $rc "$k: make dkms-install (Debian's dkms) installs execns.ko with vermagic $(cat "$(kdir "$k")/release")" "$log"
 done
 cp=$(checkpatch_dir)
 log=$LOGS/lint-checkpatch.log
