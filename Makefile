@@ -21,14 +21,30 @@ install: all
 	$(MAKE) -C userspace install PREFIX=$(PREFIX)
 
 VERSION := $(shell cat VERSION)
-DKMS_SRC := /usr/src/execns-$(VERSION)
+# DKMS: the module's sources (no objects, no compat-probe.h of another
+# kernel) in DKMS_SRCTREE/execns-VERSION, then dkms add, build and install
+# for DKMS_KERNEL (the running kernel by default, as dkms's).  Running it
+# again replaces an earlier add of the same version.  DKMS may carry dkms's
+# options: tests/harness/dkms-check.sh runs this target in the build root
+# with private trees, e.g.
+# make dkms-install DKMS="dkms --dkmstree T --sourcetree S --installtree I" \
+#	DKMS_SRCTREE=S DKMS_KERNEL=6.1.0-57-amd64
+DKMS ?= dkms
+DKMS_SRCTREE ?= /usr/src
+DKMS_KERNEL ?= $(shell uname -r)
+DKMS_SRC := $(DKMS_SRCTREE)/execns-$(VERSION)
+DKMS_FILES := $(filter-out module/compat-probe.h,$(wildcard module/*.c module/*.h module/*.sh))
 dkms-install:
-	mkdir -p $(DKMS_SRC)
-	cp -r Kbuild VERSION module $(DKMS_SRC)/
+	if [ -n "$$($(DKMS) status -m execns -v $(VERSION))" ]; then \
+		$(DKMS) remove -m execns -v $(VERSION) --all; fi
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)/module
+	cp Kbuild VERSION $(DKMS_SRC)/
+	cp $(DKMS_FILES) $(DKMS_SRC)/module/
 	sed 's/@VERSION@/$(VERSION)/' dkms.conf >$(DKMS_SRC)/dkms.conf
-	dkms add -m execns -v $(VERSION)
-	dkms build -m execns -v $(VERSION)
-	dkms install -m execns -v $(VERSION)
+	$(DKMS) add -m execns -v $(VERSION)
+	$(DKMS) build -m execns -v $(VERSION) -k $(DKMS_KERNEL)
+	$(DKMS) install -m execns -v $(VERSION) -k $(DKMS_KERNEL)
 
 uninstall:
 	$(MAKE) -C userspace uninstall PREFIX=$(PREFIX)

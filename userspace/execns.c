@@ -15,6 +15,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <grp.h>
 #include <limits.h>
@@ -523,11 +524,41 @@ static void __attribute__((noreturn)) fail_program(int e, const char *file)
 	errx(EXIT_CANNOT_RUN, "%s: cannot execute: %s", file, strerror(e));
 }
 
+/*
+ * libexecns reports a missing module as ENOSYS, but any other failure to
+ * read the slot from sysfs (no descriptor free, EACCES...) as its own errno,
+ * which must not be blamed on the program.  Nothing was cached before the
+ * call, so a read failing the same way now is what failed then; exits then.
+ */
+static void fail_slot(int e)
+{
+	int fd;
+
+	if (e == ENOENT || e == ENOTDIR)
+		return;
+	fd = open(EXECNS_SYSFS_NR_FILE, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return;
+	}
+	if (errno != e)
+		return;
+	if (e == EMFILE)
+		errx(EXIT_EXECNS, "cannot read the syscall number in %s: %s: execns needs a free descriptor (close some, or raise ulimit -n)",
+		     EXECNS_SYSFS_NR_FILE, strerror(e));
+	if (e == ENFILE)
+		errx(EXIT_EXECNS, "cannot read the syscall number in %s: %s: the system's file table is full (see /proc/sys/fs/file-max)",
+		     EXECNS_SYSFS_NR_FILE, strerror(e));
+	errx(EXIT_EXECNS, "cannot read the syscall number in %s: %s",
+	     EXECNS_SYSFS_NR_FILE, strerror(e));
+}
+
 /* Why execns(2) failed, in one line; exits.  self: it was execns's stage 2. */
 static void __attribute__((noreturn)) fail(int flags, const char *file, bool self)
 {
 	int e = errno;
 
+	fail_slot(e);
 	switch (e) {
 	case ENOSYS:
 		fail_enosys();

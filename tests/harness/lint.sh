@@ -6,7 +6,9 @@
 # checkpatch on its sources; and two harness checks on the host: the guest's
 # kernel-log pattern against sample reports and banners
 # (log-pattern-check.sh), and make passing CMD to vm.sh and stap-run.sh
-# unexpanded.
+# unexpanded.  For each packaged kernel, also `make dkms-install` with
+# Debian's dkms in the build root (dkms-check.sh): the module it installs
+# has that kernel's vermagic.
 # checkpatch.pl comes from Debian's linux-source-6.1 package (fetched once).
 #
 # Usage: lint.sh KERNEL...
@@ -63,7 +65,7 @@ make_passes_cmd() {
 }
 
 echo "KTAP version 1"
-echo "1..$(( $# * 4 + 3 ))"
+echo "1..$(( $# * 5 + 3 ))"
 for k in "$@"; do
 	log=$LOGS/lint-$k.log
 	if [ "$k" = debug ]; then
@@ -88,6 +90,15 @@ for k in "$@"; do
 	rc=0
 	"$TOP/tests/harness/hook-sites.sh" "$k" >"$log" 2>&1 || rc=1
 	result $rc "$k: the kernel calls every hooked function through its entry (hook-sites.sh)" "$log"
+	if [ "$k" = debug ]; then
+		n=$((n + 1))
+		echo "ok $n - debug: make dkms-install # SKIP not a packaged kernel: its build tree belongs to build-debug-kernel.sh, which may be rebuilding it; dkms runs on the trixie headers of the same source"
+		continue
+	fi
+	log=$LOGS/lint-dkms-$TREE-$k.log
+	rc=0
+	"$TOP/tests/harness/dkms-check.sh" "$k" >"$log" 2>&1 || rc=1
+	result $rc "$k: make dkms-install (Debian's dkms) installs execns.ko with vermagic $(cat "$(kdir "$k")/release")" "$log"
 done
 cp=$(checkpatch_dir)
 log=$LOGS/lint-checkpatch.log

@@ -74,6 +74,25 @@ done
 work=$(mktemp -d /tmp/execns-vm.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
+# util_linux ROOT: util-linux's lsns and nsenter from the build root (it is
+# Priority: required, so debootstrap put it there), for test-execns-lsns,
+# with their shared libraries (ldd) and the loader at their own paths.  The
+# programs go to /usr/local/lib/execns/util-linux, apart from busybox's
+# nsenter applet.
+util_linux() {
+	local r=$1 f
+	mkdir -p "$r/usr/local/lib/execns/util-linux"
+	for f in /usr/bin/lsns /usr/bin/nsenter; do
+		[ -x "$ROOT$f" ] || die "no $f in the build root $ROOT (util-linux, in every debootstrap minbase: reinstall it there)"
+		cp "$ROOT$f" "$r/usr/local/lib/execns/util-linux/"
+	done
+	for f in $(in_root ldd /usr/bin/lsns /usr/bin/nsenter |
+		awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $1 !~ /:$/ { print $1 }' | sort -u); do
+		mkdir -p "$r$(dirname "$f")"
+		cp -L "$ROOT$f" "$r$f"
+	done
+}
+
 # make_initramfs: the whole guest, as one compressed cpio archive.
 make_initramfs() {
 	local r=$work/root
@@ -83,6 +102,7 @@ make_initramfs() {
 	install -m 644 "$TOP/tests/guest/lib.sh" "$r/usr/local/lib/execns/lib.sh"
 	install -m 755 "$TOP/tests/guest/run-tests" "$r/usr/local/bin/execns-run-tests"
 	cp "$TOP"/tests/guest/build/* "$r/usr/local/bin/"
+	util_linux "$r"
 	cp "$(kmod "$kernel")" "$r/lib/modules/execns.ko"
 	[ ! -d "$kd/modules" ] || cp -r "$kd/modules" "$r/lib/modules/extra"
 	printf '%s\n' "$mode" >"$r/etc/execns/mode"

@@ -68,9 +68,12 @@ extern "C" {
 /*
  * Like execve(2), after unsharing the namespaces in flags and closing every
  * descriptor above 2.  Returns only on error: -1 with errno set, and the
- * caller unchanged.  errno is ENOSYS when the module is not loaded.  After
- * ENOSYS the slot is read again from sysfs and, if the module now serves
- * another number (it was reloaded), the call is retried there once.
+ * caller unchanged.  errno is ENOSYS when the module is not loaded (its
+ * sysfs file is absent or holds no number for this ABI); any other failure
+ * to read that file is its own errno (EMFILE with no descriptor free,
+ * ENFILE, ENOMEM, EACCES).  After ENOSYS the slot is read again from sysfs
+ * and, if the module now serves another number (it was reloaded), the call
+ * is retried there once; that read failing is its errno too.
  * Async-signal-safe, so it may be called in a child after fork().
  */
 int execns(int flags, const char *filename, char *const argv[],
@@ -96,8 +99,9 @@ int execnsp(int flags, const char *file, char *const argv[]);
 int execns_find_program(const char *file, char *buf, size_t size);
 
 /*
- * 1 if the module is loaded and has a slot for this ABI, else 0.  Reads
- * sysfs afresh (and refreshes the slot execns() uses); errno is preserved.
+ * 1 if the module is loaded and has a slot for this ABI, else 0 (also when
+ * sysfs cannot be read, e.g. with no descriptor free).  Reads sysfs afresh
+ * (and refreshes the slot execns() uses); errno is preserved.
  */
 int execns_available(void);
 

@@ -20,36 +20,43 @@
 static atomic_long execns_slot;
 
 /*
- * Read the slot, or return -1 if the module (or its slot for this ABI) is
- * absent.  Only open/read/close and a hand-written parser, so that execns()
- * stays async-signal-safe like execve().
+ * Read the slot: the number, or a negative errno.  -ENOSYS means there is
+ * none: no such file (the module is not loaded) or no number in it (no slot
+ * for this ABI).  Any other failure to open or read the file (EMFILE,
+ * ENFILE, ENOMEM, EACCES...) is its own errno, so that a caller out of
+ * descriptors is not told the module is missing.  Only open/read/close and
+ * a hand-written parser, so that execns() stays async-signal-safe like
+ * execve().
  */
 static long read_slot(void)
 {
 	char buf[32];
 	long nr = 0;
 	ssize_t len, i;
-	int fd;
+	int fd, e;
 
 	fd = open(EXECNS_SYSFS_NR_FILE, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
+		return errno == ENOENT || errno == ENOTDIR ? -ENOSYS : -errno;
 	len = read(fd, buf, sizeof(buf));
+	e = errno;
 	close(fd);
+	if (len < 0)
+		return -e;
 
 	/* A decimal number and a newline; anything else (e.g. -1) is no slot. */
 	for (i = 0; i < len && buf[i] != '\n'; i++) {
 		if (buf[i] < '0' || buf[i] > '9' || nr > 1000000)
-			return -1;
+			return -ENOSYS;
 		nr = nr * 10 + (buf[i] - '0');
 	}
-	return nr > 0 ? nr : -1;
+	return nr > 0 ? nr : -ENOSYS;
 }
 
 /*
  * A racing first call in several threads just reads sysfs more than once.
  * Only success is cached: a program started before the module was loaded
- * finds it later.
+ * finds it later, and one that ran out of descriptors reads again.
  */
 static long get_slot(void)
 {
@@ -76,7 +83,7 @@ int execns(int flags, const char *filename, char *const argv[],
 	long nr = get_slot(), again;
 
 	if (nr < 0) {
-		errno = ENOSYS;
+		errno = -nr;
 		return -1;
 	}
 	call(nr, flags, filename, argv, envp);
@@ -86,13 +93,19 @@ int execns(int flags, const char *filename, char *const argv[],
 	 * The cached number may be stale: the module was unloaded, or
 	 * reloaded with another syscall_nr.  Retry once on a new number;
 	 * the same number answering ENOSYS is reported as is (a seccomp
-	 * filter, typically).
+	 * filter, typically).  A re-read that fails for another reason
+	 * (EMFILE...) is that error: whether the number moved is unknown,
+	 * so it is dropped and the next call reads it again.
 	 */
 	again = read_slot();
 	atomic_store_explicit(&execns_slot, again > 0 ? again : 0,
 			      memory_order_relaxed);
+	if (again < 0) {
+		errno = -again;
+		return -1;
+	}
 	errno = ENOSYS;
-	if (again > 0 && again != nr)
+	if (again != nr)
 		call(again, flags, filename, argv, envp);
 	return -1;
 }
