@@ -13,7 +13,8 @@
 # boots per kernel, default 2), BENCH_FROM (the first boot to run, keeping
 # the earlier ones' raw output; default 1), BENCH_TABLES (default 10000),
 # BENCH_SWEEP_ALL (1: the live-tables sweep in every boot, not only the
-# first), and vm.sh's (EXECNS_MEM, EXECNS_TIMEOUT, BOOTARGS, PARAMS).
+# first), BENCH_CLOCK (icount, the default, or wall: see below), and
+# vm.sh's (EXECNS_MEM, EXECNS_TIMEOUT, BOOTARGS, PARAMS).
 
 . "$(dirname "$0")/common.sh"
 
@@ -39,6 +40,18 @@ if ! command -v gnuplot >/dev/null; then
 fi
 
 BOOTS=${BENCH_BOOTS:-2}
+# The guest's clock.  icount (the default): QEMU counts guest instructions
+# and the guest's clocks advance 1 ns per instruction (shift=0), idle time
+# is skipped (sleep=off) and never waited for (align=off), so a timing is a
+# count of executed instructions, the same in every run and whatever else
+# the host does.  One vCPU: with -icount, a 2-vCPU guest stops while
+# bringing up its second CPU (6.1, 2026-12-04).  BENCH_CLOCK=wall: 2 vCPUs
+# and wall-clock time under TCG, as noisy as the host.
+case ${BENCH_CLOCK:-icount} in
+icount) smp=1 qemu_args="-icount shift=0,sleep=off,align=off" ;;
+wall) smp=2 qemu_args= ;;
+*) die "BENCH_CLOCK is icount or wall, not '$BENCH_CLOCK'" ;;
+esac
 if [ "$run" = 1 ]; then
 	for k in "$@"; do
 		"$TOP/tests/harness/fetch-kernel.sh" "$k" || exit 2
@@ -57,13 +70,14 @@ if [ "$run" = 1 ]; then
 			only=
 			[ "$boot" = 1 ] || [ "${BENCH_SWEEP_ALL:-0}" = 1 ] || only=exec,table_in,module
 			set +e
-			EXECNS_RESULTS=$log EXECNS_TIMEOUT=${EXECNS_TIMEOUT:-1800} \
+			EXECNS_RESULTS=$log EXECNS_TIMEOUT=${EXECNS_TIMEOUT:-3600} \
+				EXECNS_SMP=$smp EXECNS_QEMU_ARGS=$qemu_args \
 				"$TOP/tests/harness/vm.sh" "$k" run \
 				"${only:+BENCH_ONLY=$only }bench-execns ${BENCH_SAMPLES:-240} ${BENCH_TABLES:-10000} ${BENCH_ROUNDS:-3}" >/dev/null
 			rc=$?
 			set -e
 			{
-				echo "# kernel $(cat "$(kdir "$k")/release" 2>/dev/null || echo "$k") ($k), boot $boot, $(($(date +%s) - t0)) s"
+				echo "# kernel $(cat "$(kdir "$k")/release" 2>/dev/null || echo "$k") ($k), boot $boot, $(($(date +%s) - t0)) s, clock ${BENCH_CLOCK:-icount}"
 				tr -d '\r' <"$log" |
 					grep -aE '^(result|ratio|round|hook|tables|slab|bench|# bench|# [0-9]+ tables|# left)' || true
 			} >"$raw"
