@@ -8,11 +8,7 @@
  * Child modes, for the CLI to run: "clock" prints CLOCK_MONOTONIC in
  * seconds, "cwd" the working directory.
  */
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
 #include <time.h>
-#include <sys/prctl.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include "lib/child.h"
@@ -28,54 +24,25 @@ enum prep { PREP_NONE, PREP_NOBODY, PREP_SECCOMP };
 
 static const char *run_path;	/* PATH for the CLI, NULL: inherited */
 
-/* Block the execns syscall with ENOSYS, as a container runtime would. */
-static int seccomp_enosys(void)
+/* The child's preparation before it runs the CLI: @arg is an enum prep. */
+static int prep_child(void *arg)
 {
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, execns_nr(), 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+	enum prep prep = (enum prep)(long)arg;
 
-	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	       prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+	if (prep == PREP_NOBODY && setresuid(65534, 65534, 65534))
+		return -1;
+	if (prep == PREP_SECCOMP && seccomp_enosys(execns_nr()))
+		return -1;
+	if (run_path)
+		setenv("PATH", run_path, 1);
+	return 0;
 }
 
-/*
- * Run argv with stdout+stderr captured; returns the exit status, 128+N
- * for a signal N, or -1.
- */
+/* Run argv with stdout+stderr captured (run_captured()). */
 static int run_prep(char *const argv[], enum prep prep, char *out, size_t len)
 {
-	int p[2], status;
-	pid_t pid;
-
-	if (pipe(p))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		dup2(p[1], 1);
-		dup2(p[1], 2);
-		close(p[0]);
-		alarm(20);
-		if (prep == PREP_NOBODY && setresuid(65534, 65534, 65534))
-			_exit(98);
-		if (prep == PREP_SECCOMP && seccomp_enosys())
-			_exit(97);
-		if (run_path)
-			setenv("PATH", run_path, 1);
-		execv(argv[0], argv);
-		_exit(99);
-	}
-	close(p[1]);
-	read_all(p[0], out, len);
-	close(p[0]);
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+	return run_captured(argv, CAPTURE_STDOUT | CAPTURE_STDERR, prep_child, (void *)(long)prep,
+			    20, out, len);
 }
 
 static int run(char *const argv[], char *out, size_t len)

@@ -15,22 +15,17 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <sched.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "execns.h"
-#include "lib/ktap.h"
+#include "lib/child.h"
 
 #define CLI	"/usr/local/bin/execns"
 #define TRUE	"/bin/true"
@@ -185,24 +180,6 @@ static int no_slot(void)
 	return fake_slot("-1\n", 0444) ? C_SETUP : call_errno();
 }
 
-/* Make the execns syscall answer ENOSYS, as a container runtime would. */
-static int seccomp_enosys(long nr)
-{
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
-
-	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	       prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
-}
-
 /*
  * The slot is cached (a first call failed with ENOENT), then answers
  * ENOSYS and cannot be read again: EMFILE.  With a descriptor free the
@@ -244,35 +221,20 @@ static const char *code_str(int code)
 	return buf;
 }
 
-/* execns(1) with a full table: exit status and stderr into out. */
+static int prep_full_table(void *arg)
+{
+	(void)arg;
+	return fill_table() < 0;
+}
+
+/* execns(1) with a full table: exit status, and its first line of stderr in out. */
 static int cli_full(char *out, size_t len)
 {
-	int p[2], status;
-	ssize_t n, got = 0;
-	pid_t pid;
+	int st = run_captured((char *[]){ CLI, "-H", TRUE, NULL }, CAPTURE_STDERR,
+			      prep_full_table, NULL, 30, out, len);
 
-	if (pipe(p))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		dup2(p[1], 2);
-		close(p[0]);
-		close(p[1]);
-		alarm(30);
-		if (fill_table() < 0)
-			_exit(C_SETUP);
-		execl(CLI, "execns", "-H", TRUE, (char *)NULL);
-		_exit(C_SETUP);
-	}
-	close(p[1]);
-	while (got < (ssize_t)len - 1 && (n = read(p[0], out + got, len - 1 - got)) > 0)
-		got += n;
-	out[got] = '\0';
 	out[strcspn(out, "\n")] = '\0';
-	close(p[0]);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	return st;
 }
 
 int main(void)

@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "lib/ktap.h"
+#include "lib/child.h"
 
 #define CLI	"/usr/local/bin/execns"
 #define UL	"/usr/local/lib/execns/util-linux"
@@ -39,32 +39,10 @@ static unsigned long inode_of(pid_t pid, const char *type)
 	return ino;
 }
 
-/* Run argv with stdout captured in out; the exit status, or -1. */
+/* Run argv with stdout captured in out; the exit status. */
 static int run(char *const argv[], char *out, size_t len)
 {
-	int p[2], status;
-	ssize_t n, got = 0;
-	pid_t pid;
-
-	if (pipe(p))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		dup2(p[1], 1);
-		close(p[0]);
-		close(p[1]);
-		alarm(20);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(p[1]);
-	while (got < (ssize_t)len - 1 && (n = read(p[0], out + got, len - 1 - got)) > 0)
-		got += n;
-	out[got] = '\0';
-	close(p[0]);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	return run_captured(argv, CAPTURE_STDOUT, NULL, NULL, 20, out, len);
 }
 
 /* The child of parent whose command is comm, or 0. */

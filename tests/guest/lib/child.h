@@ -84,6 +84,53 @@ static inline void child_collect(int fd, char *buf, size_t len)
 	pass_diags(buf);
 }
 
+/* What run_captured() reads from the program. */
+#define CAPTURE_STDOUT	(1 << 1)
+#define CAPTURE_STDERR	(1 << 2)
+
+/*
+ * Run argv[0] (a path) in a child, with the streams @fds names going into
+ * out (NUL-terminated, cut at len - 1).  @prep, if not NULL, runs in the
+ * child first (drop privileges, install a filter, ...); a nonzero return
+ * ends the child with status 98.  The child has @secs seconds.  Returns the
+ * exit status, 128+N for a signal N, or -1.
+ */
+static inline int run_captured(char *const argv[], int fds, int (*prep)(void *), void *arg,
+			       unsigned int secs, char *out, size_t len)
+{
+	int p[2], status;
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		if (fds & CAPTURE_STDOUT)
+			dup2(p[1], 1);
+		if (fds & CAPTURE_STDERR)
+			dup2(p[1], 2);
+		close(p[0]);
+		close(p[1]);
+		alarm(secs);
+		if (prep && prep(arg))
+			_exit(98);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	read_all(p[0], out, len);
+	close(p[0]);
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) :
+	       WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+}
+
 /* The wait status of a child that exited 0 (-1: none). */
 static inline int exited_ok(int status)
 {

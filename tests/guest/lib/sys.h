@@ -13,9 +13,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -152,6 +157,35 @@ static inline int drop_to_nobody(void)
 static inline long execns_nr(void)
 {
 	return read_long(EXECNS_SYSFS_NR_FILE);
+}
+
+/* This program's system-call ABI, as seccomp names it. */
+#if defined(__x86_64__)
+#define TEST_AUDIT_ARCH	AUDIT_ARCH_X86_64
+#elif defined(__i386__)
+#define TEST_AUDIT_ARCH	AUDIT_ARCH_I386
+#endif
+
+/*
+ * Make syscall nr of this program's ABI answer ENOSYS from now on (and in
+ * what it executes), as a container runtime's seccomp filter would.
+ * 0, or -1 with errno.
+ */
+static inline int seccomp_enosys(long nr)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TEST_AUDIT_ARCH, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	       prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) ? -1 : 0;
 }
 
 /* execns through the raw syscall, for pointers libexecns would not pass. */
