@@ -29,7 +29,7 @@
 # Environment: BOOTARGS (extra kernel arguments), PARAMS (insmod parameters),
 # EXECNS_TIMEOUT (seconds, default 600), EXECNS_ACCEL (kvm or tcg; probed),
 # EXECNS_TCG_THREAD (single, the default, or multi), EXECNS_QEMU_ARGS (more
-# QEMU options, word-split), EXECNS_CONSOLE and
+# QEMU options, word-split), EXECNS_SMP (vCPUs, default 2), EXECNS_CONSOLE and
 # EXECNS_RESULTS (where the two channels are saved), EXECNS_EXTRA_ROOT (a
 # directory whose contents are copied over the guest's /, e.g. staprun and
 # its libraries), EXECNS_PREBUILT=1 (skip fetching the kernel and building
