@@ -6,22 +6,24 @@
  * flag alone and for all of them at once, until a call gets through with
  * the injected failure still pending (every allocation on the path has
  * been failed once).  CLONE_NEWUSER's sweep covers the creation of a uid
- * table; a last sweep fails setuid() inside a table, where the module
- * allocates the table's user_structs.
+ * table.  Then, inside a uid table, the same sweep over the kernel's own
+ * calls that reach the module's allocations or counts there: setuid() (the
+ * table's user_struct and ucounts), fork() and unshare(CLONE_NEWUSER).
+ * "test-execns-failnth table" runs those alone.
  *
  * Each failure must be an errno that leaves the caller as it was
  * (namespaces, root and cwd, credentials, uid table, descriptors); a
  * failure past exec's point of no return ends the process with SIGSEGV, as
  * execve(2) does (or the new program's own start-up fails: exit 127), and
- * is counted apart.  Nothing may be left behind (uid
- * tables, module user_structs; kmemleak's scan after rmmod covers the
- * rest).  Debian's stock kernels have no fault injection: there this skips,
+ * is counted apart.  Nothing may be left behind (uid tables, module
+ * user_structs and ucounts; kmemleak's scan after rmmod covers the rest).  Debian's stock kernels have no fault injection: there this skips,
  * and test-execns-faults covers the module's own allocation sites through
  * its fail_nth parameter instead.
  */
 #include <sched.h>
 #include <time.h>
 #include "lib/child.h"
+#include "lib/ns.h"
 #include "lib/state.h"
 
 #ifndef CLONE_NEWTIME
@@ -224,13 +226,13 @@ static enum outcome reap(pid_t pid, int nth, int report, int *err)
 	if (pnr && si.si_code == CLD_EXITED && si.si_status == 127)
 		return PAST_PNR;
 	ksft_print_msg("fail-nth %d: %s %d%s\n", nth, si.si_code == CLD_EXITED ? "exit" : "signal",
-		       si.si_status, pnr ? " (in the new program)" : "");
+		  si.si_status, pnr ? " (in the new program)" : "");
 	return WRONG;
 }
 
 struct tally {
 	int tries, wrong, pnr, absorbed, errnos[200];
-	bool done, late;
+	bool done, late, counts_changed;
 };
 
 static void summarise(const struct tally *t, char *buf, size_t len)
@@ -284,10 +286,11 @@ static void report(const char *what, const struct tally *t)
 	char sum[512];
 
 	summarise(t, sum, sizeof(sum));
-	ksft_test_result(t->done && !t->wrong,
-			 "%s: allocations 1..%d failed one by one, then the call went through (%s)%s",
-			 what, t->tries - 1, sum,
-			 t->done ? "" : t->late ? "; out of time" : "; never went through");
+	ksft_test_result(t->done && !t->wrong && !t->counts_changed,
+		    "%s: allocations 1..%d failed one by one, then the call went through (%s)%s%s",
+		    what, t->tries - 1, sum,
+		    t->done ? "" : t->late ? "; out of time" : "; never went through",
+		    t->counts_changed ? "; the table's counts changed" : "");
 }
 
 static void sweep_execns(unsigned long flags, const char *name)
@@ -313,15 +316,166 @@ static void sweep_execns(unsigned long flags, const char *name)
 }
 
 /*
- * Inside a uid table (started by execns(CLONE_NEWUSER, self, "intable")):
- * setuid() to a uid the table lacks allocates its user_struct there.  Each
- * try is a child; the report comes back as this program's exit status.
+ * Inside a uid table (started by execns(CLONE_NEWUSER, self, "intable")),
+ * the kernel's own calls whose allocations the module takes over or counts:
+ * setuid() to a uid the table lacks (alloc_uid() and alloc_ucounts(), both
+ * the module's there), fork() (the child's credentials, counted in the
+ * table's ucounts, dropped again on every error path), and
+ * unshare(CLONE_NEWUSER) (the new namespace is counted in the creator's
+ * ucounts in the table, and gets the table's ucounts for its own uid).  Each
+ * failure must be one of the errnos the kernel gives for it, with the
+ * caller unchanged: its uids, its user namespace, its table; and after each
+ * sweep the table's counts (nproc, user_namespaces) are where they were.
+ * unshare(2)'s manual page lists ENOMEM and ENOSPC (inc_user_namespaces()
+ * failing), but not EAGAIN, which ksys_unshare() passes on from
+ * set_cred_ucounts() when the new namespace's ucounts cannot be allocated:
+ * the kernel's answer with or without the module, so it is accepted.
  */
-static int in_table(int number)
+enum table_op { OP_SETUID, OP_FORK, OP_UNSHARE };
+
+static const struct {
+	const char *what;
+	int errnos[3];		/* the ones the kernel gives (0: none) */
+} table_ops[] = {
+	[OP_SETUID] = { "setuid() inside a uid table (the table's user_struct and ucounts)",
+			{ EAGAIN, ENOMEM } },
+	[OP_FORK] = { "fork() inside a uid table (the child's credentials and counts)",
+		      { EAGAIN, ENOMEM } },
+	[OP_UNSHARE] = { "unshare(CLONE_NEWUSER) inside a uid table (the namespace counted in the table)",
+			 { ENOMEM, ENOSPC, EAGAIN } },
+};
+#define NR_TABLE_OPS	(sizeof(table_ops) / sizeof(table_ops[0]))
+
+struct table_caller {
+	uid_t uid, euid;
+	unsigned long userns;
+	long table;
+};
+
+static void table_caller(struct table_caller *c)
 {
+	c->uid = getuid();
+	c->euid = geteuid();
+	c->userns = ns_inode("user");
+	c->table = read_long("/proc/execns/self");
+}
+
+/* The table's counts of this process's uid: processes, user namespaces. */
+struct table_counts {
+	long nproc, userns;
+};
+
+static bool table_counts(struct table_counts *c)
+{
+	char line[512], want[128];
+	FILE *f = fopen("/proc/execns/tables", "r");
+	bool found = false;
+
+	snprintf(want, sizeof(want), "ucounts uid %u ns %lu table %ld ",
+		 getuid(), ns_inode("user"), read_long("/proc/execns/self"));
+	while (f && fgets(line, sizeof(line), f)) {
+		char *np = strstr(line, " nproc "), *un = strstr(line, " user_namespaces ");
+
+		if (strncmp(line, want, strlen(want)) || !np || !un)
+			continue;
+		c->nproc = strtol(np + 7, NULL, 10);
+		c->userns = strtol(un + 17, NULL, 10);
+		found = true;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * After a sweep, the counts are back where they were: a failed fork() or
+ * unshare() that kept a count would show here.  A dead user namespace is
+ * uncounted from a workqueue, so give it a moment.
+ */
+static bool same_counts(const struct table_counts *before)
+{
+	struct table_counts now = { -1, -1 };
+
+	for (int i = 0; i < 50; i++) {
+		if (table_counts(&now) && now.nproc == before->nproc &&
+		    now.userns == before->userns)
+			return true;
+		usleep(100000);
+	}
+	ksft_print_msg("the table's counts: nproc %ld -> %ld, user_namespaces %ld -> %ld\n",
+		  before->nproc, now.nproc, before->userns, now.userns);
+	return false;
+}
+
+/* Run OP once; 0 or -1 with errno.  Nothing here allocates but OP itself. */
+static int table_op_run(enum table_op op, int nth, pid_t *child)
+{
+	switch (op) {
+	case OP_SETUID:
+		/* a uid per try: the last one's user_struct may outlive it (RCU) */
+		return setuid(TABLE_UID + nth);
+	case OP_FORK:
+		*child = fork();
+		if (*child == 0)
+			_exit(0);
+		return *child < 0 ? -1 : 0;
+	case OP_UNSHARE:
+		return unshare(CLONE_NEWUSER);
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+/* One try's child: arm, run OP, disarm, then judge a failure. */
+static void table_try_child(enum table_op op, int nth, int report)
+{
+	struct table_caller before, after;
+	pid_t child = -1;
+	long left;
+	int r, e, status;
+
+	alarm(30);
+	table_caller(&before);
+	if (open_fail_nth_on_stdin() || set_fail_nth(nth))
+		_exit(1);
+	r = table_op_run(op, nth, &child);
+	e = errno;
+	left = left_fail_nth();
+	set_fail_nth(0);
+	if (child > 0 && (waitpid(child, &status, 0) != child || status)) {
+		ksft_print_msg("fail-nth %d: fork()'s child ended with status %#x\n", nth, status);
+		fflush(stdout);
+		_exit(1);
+	}
+	if (r == 0)
+		_exit(left > 0 ? DONE + 40 : FIRED_OK + 40);
+	if (!e || (e != table_ops[op].errnos[0] && e != table_ops[op].errnos[1] &&
+		   e != table_ops[op].errnos[2])) {
+		ksft_print_msg("fail-nth %d: errno %d (%s), not one the call may give\n", nth, e,
+			  strerrorname_np(e) ?: "?");
+		fflush(stdout);
+		_exit(1);
+	}
+	table_caller(&after);
+	if (memcmp(&before, &after, sizeof(before)) || after.table <= 0) {
+		ksft_print_msg("fail-nth %d: caller changed: uid %d/%d euid %d/%d userns %lu/%lu table %ld/%ld\n",
+			  nth, before.uid, after.uid, before.euid, after.euid,
+			  before.userns, after.userns, before.table, after.table);
+		fflush(stdout);
+		_exit(1);
+	}
+	if (write(report, &e, sizeof(e)) != sizeof(e))
+		_exit(1);
+	_exit(0);
+}
+
+static void sweep_table_op(enum table_op op)
+{
+	struct table_counts counts = { -1, -1 };
 	struct tally t = { 0 };
 
-	ksft_set_test_num(number);	/* one result in the parent's KTAP document */
+	if (!table_counts(&counts))
+		ksft_print_msg("no ucounts line of this uid in /proc/execns/tables\n");
 
 	for (int nth = 1; nth <= MAX_NTH; nth++) {
 		enum outcome o;
@@ -330,33 +484,30 @@ static int in_table(int number)
 
 		if (pipe2(p, O_CLOEXEC))
 			break;
+		fflush(stdout);
 		pid = fork();
-		if (pid == 0) {
-			long left;
-			int r, e;
-
-			if (open_fail_nth_on_stdin() || set_fail_nth(nth))
-				_exit(1);
-			/* a uid per try: the last one's user_struct may outlive it (RCU) */
-			r = setuid(TABLE_UID + nth);
-			e = errno;
-			left = left_fail_nth();
-			set_fail_nth(0);
-			if (r == 0)
-				_exit(left > 0 ? DONE + 40 : FIRED_OK + 40);
-			if (e <= 0 || e >= 4096 || getuid() != 0 || geteuid() != 0 ||
-			    write(p[1], &e, sizeof(e)) != sizeof(e))
-				_exit(1);
-			_exit(0);
-		}
+		if (pid == 0)
+			table_try_child(op, nth, p[1]);
 		close(p[1]);
 		o = reap(pid, nth, p[0], &err);
 		if (count(&t, o, err))
 			break;
 	}
-	report("setuid() inside a uid table (the table's user_struct)", &t);
-	return ksft_get_fail_cnt() ? 1 : 0;
+	t.counts_changed = !same_counts(&counts);
+	report(table_ops[op].what, &t);
 }
+
+/* In the table: one result per operation, numbered from NUMBER on. */
+static int in_table(int number)
+{
+	ksft_set_test_num(number);	/* results in the parent's KTAP document */
+	for (size_t op = 0; op < NR_TABLE_OPS; op++)
+		sweep_table_op(op);
+	return ksft_get_fail_cnt();
+}
+
+/* Exit status of the table's program when execns() itself failed. */
+#define NO_TABLE	100
 
 static void sweep_in_table(const char *self)
 {
@@ -366,23 +517,27 @@ static void sweep_in_table(const char *self)
 	int status = 0;
 
 	snprintf(number, sizeof(number), "%u", ksft_test_num() + 1);
+	fflush(stdout);
 	pid = fork();
 
 	if (pid == 0) {
 		execns(CLONE_NEWUSER, self, argv, environ);
-		_exit(3);
+		_exit(NO_TABLE);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) > 1) {
-		ksft_test_result(false, "setuid() inside a uid table: the sweep did not run (status %#x)",
-				 status);
+	    WEXITSTATUS(status) > NR_TABLE_OPS) {
+		for (size_t op = 0; op < NR_TABLE_OPS; op++)
+			ksft_test_result(false, "%s: the sweep did not run (status %#x)",
+				    table_ops[op].what, status);
 		return;
 	}
-	/* in_table() printed its result in our output: count it here */
-	if (WEXITSTATUS(status))
-		ksft_inc_fail_cnt();
-	else
-		ksft_inc_pass_cnt();
+	/* in_table() printed its results in our output: count them here */
+	for (size_t op = 0; op < NR_TABLE_OPS; op++) {
+		if (op < (size_t)WEXITSTATUS(status))
+			ksft_inc_fail_cnt();
+		else
+			ksft_inc_pass_cnt();
+	}
 }
 
 /* Mode "ran": the new program of a try that got through. */
@@ -393,7 +548,7 @@ static int mode_ran(int argc, char **argv)
 	return ran();
 }
 
-/* Mode "intable NUMBER": the setuid() sweep, its result numbered NUMBER. */
+/* Mode "intable NUMBER": the sweeps inside a uid table, results numbered from NUMBER. */
 static int mode_intable(int argc, char **argv)
 {
 	(void)argc;
@@ -409,16 +564,19 @@ static const struct child_mode modes[] = {
 int main(int argc, char **argv)
 {
 	char self[256], path[64];
-	long tables = -1, users = -1;
+	long tables = -1, users = -1, ucounts = -1;
+	/* "table": only the sweeps inside a uid table (a quicker run by hand) */
+	bool table_only = argc > 1 && !strcmp(argv[1], "table");
+	size_t nr_sweeps = table_only ? 0 : NR_SWEEPS;
 	ssize_t n;
 
 	CHILD_DISPATCH(modes, argc, argv);
 
 	ksft_print_header();
-	ksft_set_plan(NR_SWEEPS + 2);
+	ksft_set_plan(nr_sweeps + NR_TABLE_OPS + 1);
 	snprintf(path, sizeof(path), "/proc/self/task/%d/fail-nth", gettid());
 	if (access(path, F_OK) != 0) {
-		for (size_t i = 0; i < NR_SWEEPS; i++) {
+		for (size_t i = 0; i < nr_sweeps; i++) {
 			char name[160];
 
 			snprintf(name, sizeof(name),
@@ -428,9 +586,16 @@ int main(int argc, char **argv)
 					      "kernel built without CONFIG_FAULT_INJECTION" :
 					      "kernel built without CONFIG_FAULT_INJECTION (no /proc/self/task/TID/fail-nth); the module's fail_nth covers execns's own allocations (test-execns-faults)");
 		}
-		ksft_test_result_code(KSFT_SKIP, "setuid() inside a uid table: every failed allocation is an errno",
-				      "kernel built without CONFIG_FAULT_INJECTION");
-		ksft_test_result_code(KSFT_SKIP, "no uid table or user_struct leaked by failed allocations",
+		for (size_t op = 0; op < NR_TABLE_OPS; op++) {
+			char name[160];
+
+			snprintf(name, sizeof(name), "%s: every failed allocation is a documented errno",
+				 table_ops[op].what);
+			ksft_test_result_code(KSFT_SKIP, name, "%s",
+					      "kernel built without CONFIG_FAULT_INJECTION");
+		}
+		ksft_test_result_code(KSFT_SKIP,
+				      "no uid table, user_struct or ucounts leaked by failed allocations",
 				      "kernel built without CONFIG_FAULT_INJECTION");
 		ksft_finished();
 	}
@@ -453,7 +618,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	start = time(NULL);
-	for (size_t i = 0; i < NR_SWEEPS; i++)
+	for (size_t i = 0; i < nr_sweeps; i++)
 		sweep_execns(sweeps[i].flag, sweeps[i].name);
 	fflush(stdout);
 	sweep_in_table(self);
@@ -462,12 +627,14 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 50; i++) {
 		tables = execns_stat("tables");
 		users = execns_stat("users");
-		if (!tables && !users)
+		ucounts = execns_stat("ucounts");
+		if (!tables && !users && !ucounts)
 			break;
 		usleep(100000);
 	}
-	ksft_test_result(tables == 0 && users == 0,
-			 "nothing leaked: tables %ld, module user_structs %ld", tables, users);
+	ksft_test_result(tables == 0 && users == 0 && ucounts == 0,
+		    "nothing leaked: tables %ld, module user_structs %ld, module ucounts %ld",
+		    tables, users, ucounts);
 	unlink(NEW_PATH);
 	ksft_finished();
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Run the static checks, the in-guest test suite and the SystemTap checks on
-# each named kernel, and sum the KTAP results.
+# Run the static checks, the in-guest test suite, the kmemleak self-test and
+# the SystemTap checks on each named kernel, and sum the KTAP results.
 # The last line is "N passed, N failed, N skipped" over all kernels.
 #
 # Usage: check.sh KERNEL...
@@ -52,6 +52,16 @@ for k in "$@"; do
 	set -e
 	tally "$k" "$rc" "$log"
 	note "$k: $p passed, $f failed, $s skipped (guest exit $rc)"
+
+	# Its own boot, and only where kmemleak is (skips at once elsewhere).
+	note "=== $k: kmemleak self-test ==="
+	set +e
+	log=$LOGS/check-leak-$k.$$.log
+	"$TOP/tests/harness/kmemleak-selftest.sh" "$k" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	tally "$k-leak" "$rc" "$log"
+	note "$k kmemleak self-test: $p passed, $f failed, $s skipped (exit $rc)"
 
 	note "=== $k: SystemTap ==="
 	set +e
