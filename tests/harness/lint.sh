@@ -82,6 +82,13 @@ for k in "$@"; do
 			result $rc "$k: ${check#*:} without warnings" "$log"
 		done
 	fi
+	if ! arch_native "$(kernel_arch "$k")"; then
+		# x86 machine-code checks; a cross build gets W=1 and sparse only.
+		echo "ok $((n + 1)) - $k: no indirect branch into the kernel (IBT) # SKIP x86 only (IBT)"
+		echo "ok $((n + 2)) - $k: the kernel calls every hooked function through its entry (hook-sites.sh) # SKIP x86 disassembly only"
+		n=$((n + 2))
+		continue
+	fi
 	rc=0
 	"$TOP/tests/harness/ibt-check.sh" "$(kmod "$k")" >"$log" 2>&1 || rc=1
 	result $rc "$k: no indirect branch into the kernel (IBT)" "$log"
@@ -94,7 +101,7 @@ log=$LOGS/lint-checkpatch.log
 rc=0
 (cd "$TOP" && perl "$cp/scripts/checkpatch.pl" --no-tree --terse --show-types \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
-	--file module/*.c module/*.h) >"$log" 2>&1 || rc=1
+	--file module/*.c module/*.h module/arch/*/*.h) >"$log" 2>&1 || rc=1
 result $rc "checkpatch on module/" "$log"
 
 log=$LOGS/lint-log-pattern.log

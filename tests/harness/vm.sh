@@ -47,6 +47,8 @@ shell) cmd= add=${3:-} ;;
 *) die "vm.sh: unknown mode '$mode'" ;;
 esac
 kernel_field "$kernel" 1 >/dev/null
+arch_native "$(kernel_arch "$kernel")" ||
+	die "KERNEL=$kernel: no $(kernel_arch "$kernel") guest yet (issue 13); 'make kmod KERNEL=$kernel' and 'make lint KERNEL=$kernel' cover it"
 for f in $add; do
 	[ -e "$f" ] || die "ADD file '$f' does not exist"
 done

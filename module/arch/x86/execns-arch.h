@@ -17,6 +17,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
+#include <linux/stddef.h>
 #include <asm/syscall.h>
 
 #define EXECNS_ARCH_NAME		"x86_64"
@@ -54,19 +55,23 @@ static inline unsigned int execns_arch_syscall_nr(const struct pt_regs *uregs)
 	return (u32)uregs->orig_ax;
 }
 
+#define EXECNS_REG(r) offsetof(struct pt_regs, r)
+
 /* The register that holds syscall argument @n (0-5) of a caller's pt_regs. */
 static inline unsigned long *execns_arch_argp(struct pt_regs *regs, unsigned int n,
 					      bool compat)
 {
-	switch (n) {
-	case 0: return compat ? &regs->bx : &regs->di;
-	case 1: return compat ? &regs->cx : &regs->si;
-	case 2: return &regs->dx;
-	case 3: return compat ? &regs->si : &regs->r10;
-	case 4: return compat ? &regs->di : &regs->r8;
-	default: return compat ? &regs->bp : &regs->r9;
-	}
+	static const unsigned short off[2][6] = {
+		{ EXECNS_REG(di), EXECNS_REG(si), EXECNS_REG(dx),	/* x86_64 */
+		  EXECNS_REG(r10), EXECNS_REG(r8), EXECNS_REG(r9) },
+		{ EXECNS_REG(bx), EXECNS_REG(cx), EXECNS_REG(dx),	/* i386 */
+		  EXECNS_REG(si), EXECNS_REG(di), EXECNS_REG(bp) },
+	};
+
+	return (unsigned long *)((char *)regs + off[compat][n]);
 }
+
+#undef EXECNS_REG
 
 #define EXECNS_ARCH_HOOK_FLAGS		FTRACE_OPS_FL_SAVE_REGS
 
