@@ -21,6 +21,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/stringify.h>
 #include <linux/module.h>
 #include <linux/thread_info.h>
 #include "arch.h"
@@ -31,11 +32,13 @@
 
 unsigned int execns_syscall_nr = EXECNS_ARCH_SYSCALL_NR;
 module_param_named(syscall_nr, execns_syscall_nr, uint, 0444);
-MODULE_PARM_DESC(syscall_nr, EXECNS_ARCH_NAME " syscall number of execns (must be unused)");
+MODULE_PARM_DESC(syscall_nr, EXECNS_ARCH_NAME " syscall number of execns (default "
+		 __stringify(EXECNS_ARCH_SYSCALL_NR) "; must be unused)");
 
 unsigned int execns_compat_syscall_nr = EXECNS_ARCH_COMPAT_SYSCALL_NR;
 module_param_named(compat_syscall_nr, execns_compat_syscall_nr, uint, 0444);
-MODULE_PARM_DESC(compat_syscall_nr, EXECNS_ARCH_COMPAT_NAME " (compat) syscall number of execns (must be unused)");
+MODULE_PARM_DESC(compat_syscall_nr, EXECNS_ARCH_COMPAT_NAME " (compat) syscall number of execns (default "
+		 __stringify(EXECNS_ARCH_COMPAT_SYSCALL_NR) "; must be unused)");
 
 /* Entries: same signature as the ni_syscall they stand in for. */
 static long execns_native_entry(const struct pt_regs *regs)
