@@ -43,8 +43,9 @@ clean:
 
 # --- the kernel matrix (Debian stock kernels under QEMU) -------------------
 
+# The arm64 guest's QEMU only when an arm64 kernel is asked for.
 deps:
-	@$(H)/deps.sh
+	@$(H)/deps.sh $(ARCH) $(if $(filter %-arm64,$(KERNEL)),arm64)
 
 guest-progs: userspace
 	$(MAKE) -C tests/guest

@@ -2,13 +2,16 @@
 /*
  * After rmmod: the syscall slots answer ENOSYS again, libexecns says
  * ENOSYS, and the CLI explains in one line that the module is not loaded.
- * Built for x86_64 and i386 (post-rmmod-slot-32).
+ * Built for x86_64 and i386 (post-rmmod-slot-32), and for arm64.
  */
 #include "util.h"
 
 #if defined(__i386__)
 #define ABI "i386"
 #define SLOT 285
+#elif defined(__aarch64__)
+#define ABI "arm64"
+#define SLOT 400
 #else
 #define ABI "x86_64"
 #define SLOT 400

@@ -10,6 +10,8 @@
 
 #if defined(__i386__)
 #define ABI "i386"
+#elif defined(__aarch64__)
+#define ABI "arm64"
 #else
 #define ABI "x86_64"
 #endif

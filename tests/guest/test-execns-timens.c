@@ -27,8 +27,15 @@ typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
 
 static char self[256];
 
+/* The vDSO's clock_gettime: x86's name, or arm64's. */
+#ifdef __aarch64__
+#define VDSO_CLOCK_GETTIME "__kernel_clock_gettime"
+#else
+#define VDSO_CLOCK_GETTIME "__vdso_clock_gettime"
+#endif
+
 /*
- * __vdso_clock_gettime from the vDSO's dynamic symbol table, so the test
+ * VDSO_CLOCK_GETTIME from the vDSO's dynamic symbol table, so the test
  * does not depend on whether the static libc uses the vDSO.
  */
 static clock_gettime_fn vdso_clock_gettime(void)
@@ -66,7 +73,7 @@ static clock_gettime_fn vdso_clock_gettime(void)
 		return NULL;
 	for (Elf32_Word i = 0; i < hash[1]; i++)
 		if (sym[i].st_shndx != SHN_UNDEF &&
-		    !strcmp(str + sym[i].st_name, "__vdso_clock_gettime"))
+		    !strcmp(str + sym[i].st_name, VDSO_CLOCK_GETTIME))
 			return (clock_gettime_fn)(bias + sym[i].st_value);
 	return NULL;
 }

@@ -65,9 +65,13 @@ arch_cross() {
 	esac
 }
 
-# Whether this machine runs ARCH's kernels natively in the guests (the
-# build root and QEMU are x86_64): only x86_64 for now.
+# Whether ARCH is this machine's own (the build root and the host are
+# x86_64): its guest programs are the host's, and the x86-only checks apply.
 arch_native() { [ "$1" = x86_64 ]; }
+
+# Whether vm.sh can boot a guest for ARCH: x86_64, and arm64 under
+# qemu-system-aarch64 (TCG).  s390x: not yet.
+arch_has_guest() { [ "$1" = x86_64 ] || [ "$1" = arm64 ]; }
 
 kdir() { printf '%s/kernels/%s\n' "$EXECNS_CACHE" "$1"; }
 

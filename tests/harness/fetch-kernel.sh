@@ -124,6 +124,24 @@ refetch_modules() {
 	rm -rf "$t"
 }
 
+# fetch_busybox DIR: a foreign architecture's guest needs its own static
+# busybox (the host's is x86_64): the newest busybox-static of the kernel's
+# suites, unpacked to DIR/busybox.
+fetch_busybox() {
+	local dir=$1 v dl=/tmp/dl-$name-busybox
+
+	v=$(newest busybox-static)
+	[ -n "$v" ] || die "no busybox-static for $deb in suites '$suites'"
+	rm -rf "$ROOT$dl" && mkdir -p "$ROOT$dl"
+	logged "busybox-$name.log" in_root sh -c "cd $dl && apt-get $APT_OPTS download busybox-static=$v" ||
+		die "downloading busybox-static for $deb failed (log: $LOGS/busybox-$name.log)"
+	dpkg-deb -x "$ROOT$dl"/*.deb "$ROOT$dl/x" || die "cannot unpack busybox-static for $deb"
+	# /bin until bookworm, /usr/bin since trixie.
+	cp "$(find "$ROOT$dl/x" -path '*bin/busybox' -type f -print -quit)" "$dir/busybox" ||
+		die "no busybox in busybox-static for $deb"
+	rm -rf "$ROOT$dl"
+}
+
 # dep PKG=VER PREFIX: the dependency of PKG=VER whose name starts with PREFIX.
 dep() {
 	# shellcheck disable=SC2086
@@ -195,6 +213,7 @@ fetch() {
 	[ -s "$out.tmp/vmlinuz" ] || die "no vmlinuz in $image or its linux-binary package"
 	keep_modules "$out.tmp/x" "$out.tmp/modules"
 	rm -rf "$out.tmp/x"
+	[ -z "$APT_OPTS" ] || fetch_busybox "$out.tmp"
 	printf '%s\n' "$abi" >"$out.tmp/release"
 	printf '%s\n' "$iver" >"$out.tmp/version"
 	# The compiler the headers were configured with, e.g. gcc-14.
@@ -207,10 +226,11 @@ main() {
 	# The debug kernel is built here, not fetched: same layout, its own script.
 	[ "$name" = debug ] && exec "$TOP/tests/harness/build-debug-kernel.sh"
 	if [ -s "$out/release" ] && [ -d "$ROOT/usr/src/linux-headers-$(cat "$out/release")" ]; then
-		[ -d "$out/modules" ] && exit 0
+		[ -d "$out/modules" ] && { [ -z "$APT_OPTS" ] || [ -s "$out/busybox" ]; } && exit 0
 		exec 9>"$EXECNS_CACHE/.root.lock"
 		flock 9
 		[ -d "$out/modules" ] || refetch_modules
+		[ -z "$APT_OPTS" ] || [ -s "$out/busybox" ] || fetch_busybox "$out"
 		exit 0
 	fi
 	"$TOP/tests/harness/buildroot.sh"
