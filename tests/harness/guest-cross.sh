@@ -56,7 +56,7 @@ if [ -n "$cc32" ]; then
 	p32="test-execns-abi test-execns-slot post-rmmod-slot"
 	if ! logged "guest-$arch-32.log" in_root sh -c "cd $g && make -C userspace B=build-$deb32 CC=$cc32 &&
 		make -C tests/guest B=build-$deb32 US=../../userspace/build-$deb32 CC=$cc32 PROGS32= \
-			$(printf 'build-%s/%s ' "$deb32" $p32)"; then
+			$(for p in $p32; do printf 'build-%s/%s ' "$deb32" "$p"; done)"; then
 		grep -E 'error' "$LOGS/guest-$arch-32.log" | head -n 20 >&2
 		die "building the $deb32 guest programs failed (log: $LOGS/guest-$arch-32.log)"
 	fi
