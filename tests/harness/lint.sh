@@ -78,6 +78,13 @@ for k in "$@"; do
 		for check in "W=1:W=1 build" "C=2:sparse (C=2)"; do
 			rc=0
 			"$TOP/tests/harness/build-module.sh" "$k" "${check%%:*}" >"$log" 2>&1 || rc=1
+			if [ $rc = 0 ] && grep -q 'sparse is not available' "$LOGS/build-$k.log"; then
+				# Debian's 7.x headers lack scripts/checker-valid.sh:
+				# kbuild then skips sparse, which is no pass.
+				n=$((n + 1))
+				echo "ok $n - $k: ${check#*:} without warnings # SKIP kbuild did not run sparse (the headers lack scripts/checker-valid.sh)"
+				continue
+			fi
 			grep -v 'pahole version differs' "$log" | grep -q 'warning:' && rc=1
 			result $rc "$k: ${check#*:} without warnings" "$log"
 		done
