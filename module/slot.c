@@ -115,7 +115,8 @@ static struct kprobe execns_compat_probe = {
 
 /*
  * The numbers this kernel's dispatchers hand to ni_syscall, from the very
- * lists their switches are generated from (compat-probe.sh).
+ * lists their switches (x86) or tables (arm64, s390) are generated from
+ * (compat-probe.sh).  A kernel without compat callers has an empty list.
  */
 static const u16 execns_native_free_nrs[] = { EXECNS_NATIVE_FREE_NRS };
 static const u16 execns_compat_free_nrs[] = { EXECNS_COMPAT_FREE_NRS };
@@ -133,7 +134,8 @@ static bool execns_nr_listed(unsigned int nr, const u16 *nrs, size_t n)
 /*
  * A number is ours to take when the dispatcher would hand it to ni_syscall:
  * listed as such in the kernel's generated syscall list, and (where the
- * kernel still has the table, which mirrors the switch) ni_syscall there.
+ * kernel has the table: what arm64 and s390 dispatch through, a mirror of
+ * x86's switch) ni_syscall there.
  */
 static int execns_slot_check(const char *abi, unsigned int nr, const u16 *free_nrs,
 			     size_t nr_free, const void *const *table, const void *ni)
