@@ -5,7 +5,10 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PREFIX ?= /usr/local
 KERNEL ?= bookworm
-KERNELS := $(shell awk '!/^\#/ && NF { print $$1 }' tests/kernels.conf)
+# The matrix rows of ARCH (x86_64, arm64, s390x, or all); KERNEL= names
+# kernels directly.
+ARCH ?= x86_64
+KERNELS := $(shell awk -v a=$(ARCH) '!/^\#/ && NF && (a == "all" || $$2 == a) { print $$1 }' tests/kernels.conf)
 H := tests/harness
 
 all: module userspace
@@ -56,8 +59,9 @@ clean:
 
 # --- the kernel matrix (Debian stock kernels under QEMU) -------------------
 
+# The arm64 guest's QEMU only when an arm64 kernel is asked for.
 deps:
-	@$(H)/deps.sh
+	@$(H)/deps.sh $(ARCH) $(if $(filter %-arm64,$(KERNEL)),arm64)
 
 guest-progs: userspace
 	$(MAKE) -C tests/guest

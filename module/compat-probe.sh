@@ -4,10 +4,11 @@
 # print them as #defines.  Probing by feature, not by version, keeps working on
 # distribution kernels that backport changes.
 #
-# Usage: compat-probe.sh SRCTREE OBJTREE
+# Usage: compat-probe.sh SRCTREE OBJTREE SRCARCH
 
 inc=$1/include
-gen=$2/arch/x86/include/generated/asm
+arch=${3:-x86}
+gen=$2/arch/$arch/include/generated/asm
 
 # have NAME FILE PATTERN: define NAME when include/FILE contains PATTERN.
 have() {
@@ -25,7 +26,8 @@ have EXECNS_HAVE_NS_REF_PUT linux/ns_common.h 'define ns_ref_put\('
 have EXECNS_HAVE_UCOUNTS_RCUREF linux/user_namespace.h 'rcuref_t[[:space:]]+count;'
 
 # free_nrs NAME FILE: the numbers the dispatcher of this very kernel build
-# hands to sys_ni_syscall (its switch is generated from FILE), as a list.
+# hands to sys_ni_syscall (its switch or table is generated from FILE, one
+# "__SYSCALL(nr, sym)" line per number), as a list.
 free_nrs() {
 	[ -r "$gen/$2" ] || { echo "compat-probe.sh: no $gen/$2" >&2; exit 1; }
 	printf '#define %s' "$1"
@@ -33,5 +35,35 @@ free_nrs() {
 		tr '\n' ',' | sed 's/,$//; s/^/ /'
 	echo
 }
-free_nrs EXECNS_X64_FREE_NRS syscalls_64.h
-free_nrs EXECNS_IA32_FREE_NRS syscalls_32.h
+
+# free_nrs_s390 NAME COLUMN: the same for s390 before 6.13, whose generated
+# syscall_table.h has one "SYSCALL(native, compat)" line per number, from 0.
+free_nrs_s390() {
+	[ -r "$gen/syscall_table.h" ] || { echo "compat-probe.sh: no $gen/syscall_table.h" >&2; exit 1; }
+	printf '#define %s' "$1"
+	sed -n 's/^SYSCALL(\([^,]*\), *\([^)]*\)).*/\1 \2/p' "$gen/syscall_table.h" |
+		awk -v c="$2" '$c == "sys_ni_syscall" { printf "%s%d", n++ ? "," : " ", NR - 1 }'
+	echo
+}
+
+# The generated lists are the architecture's (module/arch/$arch/).
+case $arch in
+x86)
+	free_nrs EXECNS_NATIVE_FREE_NRS syscalls_64.h
+	free_nrs EXECNS_COMPAT_FREE_NRS syscalls_32.h ;;
+arm64)
+	free_nrs EXECNS_NATIVE_FREE_NRS syscall_table_64.h
+	free_nrs EXECNS_COMPAT_FREE_NRS syscall_table_32.h ;;
+s390)
+	if grep -q '^__SYSCALL(' "$gen/syscall_table.h" 2>/dev/null; then
+		# Generated from scripts/syscall.tbl (6.13 on): one table, and no
+		# compat ABI left to list.
+		free_nrs EXECNS_NATIVE_FREE_NRS syscall_table.h
+		echo "#define EXECNS_COMPAT_FREE_NRS"
+	else
+		free_nrs_s390 EXECNS_NATIVE_FREE_NRS 1
+		free_nrs_s390 EXECNS_COMPAT_FREE_NRS 2
+	fi ;;
+*)
+	echo "compat-probe.sh: no execns port to ARCH=$arch" >&2; exit 1 ;;
+esac

@@ -43,6 +43,7 @@
 #include <linux/mm_types.h>
 #include <linux/auxvec.h>
 #include <asm/ptrace.h>
+#include "arch.h"
 #include "exec.h"
 #include "symbols.h"
 #include "uidtab.h"
@@ -190,16 +191,10 @@ static long execns_execve(const struct pt_regs *uregs, bool compat)
 {
 	struct pt_regs regs = *uregs;
 
-	if (compat) {
-		regs.bx = uregs->cx;
-		regs.cx = uregs->dx;
-		regs.dx = uregs->si;
-		return execns_call(ia32_sys_execve)(&regs);
-	}
-	regs.di = uregs->si;
-	regs.si = uregs->dx;
-	regs.dx = uregs->r10;
-	return execns_call(x64_sys_execve)(&regs);
+	execns_syscall_shift_args(&regs, 3, compat);
+	if (compat)
+		return execns_call(compat_sys_execve)(&regs);
+	return execns_call(sys_execve)(&regs);
 }
 
 static void execns_install_fs(struct fs_struct *new_fs)
@@ -212,14 +207,12 @@ static void execns_install_fs(struct fs_struct *new_fs)
 
 static void execns_close_range(unsigned int first, unsigned int last)
 {
-	struct pt_regs regs = {
-		.di = first,
-		.si = last,
-		.dx = 0,
-	};
+	struct pt_regs regs = { };
 
+	*execns_arch_argp(&regs, 0, false) = first;
+	*execns_arch_argp(&regs, 1, false) = last;
 	if (first <= last)
-		execns_call(x64_sys_close_range)(&regs);
+		execns_call(sys_close_range)(&regs);
 }
 
 /*
@@ -331,7 +324,7 @@ static long execns_execve_user(struct execns_ctx *ctx,
 long execns_syscall(const struct pt_regs *uregs, bool compat)
 {
 	struct execns_ctx ctx = {
-		.flags = compat ? (u32)uregs->bx : uregs->di,
+		.flags = execns_syscall_arg(uregs, 0, compat),
 	};
 	u64 start = ktime_get_ns();
 	long ret;

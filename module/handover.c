@@ -24,7 +24,7 @@ static DEFINE_SPINLOCK(execns_swap_lock);
 void notrace execns_handover_hook(unsigned long ip, unsigned long parent_ip,
 				  struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct cred *new = (struct cred *)execns_hook_arg0(ftrace_get_regs(fregs));
+	struct cred *new = (struct cred *)execns_hook_arg0(fregs);
 	struct execns_cred_swap *swap;
 	unsigned long flags;
 

@@ -3,8 +3,10 @@
  * Hooks on kernel functions through ftrace, and the redirect both they and
  * the syscall slot's kprobes use.
  *
- * A hook is an ftrace_ops filtered on one function's entry, with
- * SAVE_REGS (the callback sees the arguments in pt_regs), RECURSION
+ * A hook is an ftrace_ops filtered on one function's entry, with what
+ * the architecture needs to see the arguments and move the call
+ * (EXECNS_ARCH_HOOK_FLAGS: SAVE_REGS on x86 and s390, nothing on arm64,
+ * whose ftrace_regs carry them; execns-arch.h), RECURSION
  * (ftrace's own guard, per context: a softirq that interrupts a hook on
  * its CPU still gets the hook, where a kprobe would count a miss) and
  * PERMANENT (kernel.ftrace_enabled=0 would silently turn it into a NOP;
@@ -21,6 +23,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
+#include "arch.h"
 
 struct execns_hook {
 	const char *name;	/* the kernel function */
@@ -28,7 +31,7 @@ struct execns_hook {
 	bool armed;
 };
 
-#define EXECNS_HOOK_FLAGS (FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_RECURSION | \
+#define EXECNS_HOOK_FLAGS (EXECNS_ARCH_HOOK_FLAGS | FTRACE_OPS_FL_RECURSION | \
 			   FTRACE_OPS_FL_PERMANENT)
 
 /* A hook that may change where the hooked call goes. */
@@ -52,19 +55,20 @@ void execns_hook_uninit(struct execns_hook *h);
 int execns_hook_arm(struct execns_hook *h);
 void execns_hook_disarm(struct execns_hook *h);
 
-/* x86_64: the hooked function's first argument, at its entry. */
-static inline unsigned long execns_hook_arg0(const struct pt_regs *regs)
-{
-	return regs->di;
-}
+/*
+ * A hook's view of the call (execns-arch.h): execns_hook_arg0(fregs), the
+ * hooked function's first argument at its entry, and
+ * execns_hook_redirect(fregs, target), which continues the call in
+ * @target, a function of the same signature, with the original arguments,
+ * returning to the original caller.
+ */
 
 /*
- * Continue the hooked call (or the probed syscall entry) in @target, a
- * function of the same signature: it runs with the original arguments and
- * returns to the original caller.  The jump there is the return from the
- * ftrace trampoline or the int3 handler (ret/iret), which indirect-branch
- * tracking does not check; @target is address-taken, so it keeps its ENDBR
- * anyway.
+ * The same for a kprobe on a function's entry (the syscall slot): the
+ * return from the breakpoint handler (iret, eret) or from the ftrace
+ * trampoline a kprobe on an ftrace site runs in goes to @target.  On x86
+ * that return is not checked by indirect-branch tracking; @target is
+ * address-taken, so it keeps its ENDBR anyway.
  */
 static inline void execns_redirect(struct pt_regs *regs, void *target)
 {

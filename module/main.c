@@ -16,6 +16,7 @@
  */
 #include <linux/module.h>
 #include <linux/rcupdate.h>
+#include "arch.h"
 #include "symbols.h"
 #include "slot.h"
 #include "uidtab.h"
@@ -52,8 +53,13 @@ static int __init execns_init(void)
 	if (ret)
 		goto uninit_procfs;
 
-	pr_info("loaded: execns is syscall %u (x86_64) and %u (i386)\n",
-		execns_syscall_nr, execns_compat_syscall_nr);
+	if (EXECNS_ARCH_HAS_COMPAT)
+		pr_info("loaded: execns is syscall %u (%s) and %u (%s)\n",
+			execns_syscall_nr, EXECNS_ARCH_NAME,
+			execns_compat_syscall_nr, EXECNS_ARCH_COMPAT_NAME);
+	else
+		pr_info("loaded: execns is syscall %u (%s; this kernel has no compat callers)\n",
+			execns_syscall_nr, EXECNS_ARCH_NAME);
 	return 0;
 
 uninit_procfs:

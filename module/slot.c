@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Claiming a syscall number on a switch-dispatched kernel.
+ * Claiming a syscall number without touching the dispatcher.
  *
- * Since the 2024 "don't force indirect calls for system calls" change
- * (backported to 6.1.85), x86 dispatches through a switch in x64_sys_call()
- * and ia32_sys_call(); sys_call_table is no longer read, so patching it does
- * nothing.  A number without a syscall reaches __x64_sys_ni_syscall (or
- * __ia32_sys_ni_syscall) with the caller's pt_regs as its only argument.  A
- * kprobe there whose pre-handler recognises our number points regs->ip at a
- * function of the same signature and returns 1: the call "returns" from our
- * entry instead, straight back into the dispatcher.
+ * A number without a syscall reaches the architecture's ni_syscall entry
+ * with the caller's pt_regs as its only argument (x86_64 since the 2024
+ * "don't force indirect calls for system calls" change dispatches through a
+ * switch, so patching sys_call_table does nothing there; arm64 and s390
+ * still call through their tables, whose holes hold ni_syscall).  A kprobe
+ * on that entry whose pre-handler recognises our number points the probed
+ * call at a function of the same signature and returns 1: the call
+ * "returns" from our entry instead, straight back into the dispatcher.
+ * The names, registers and default numbers are the architecture's
+ * (execns-arch.h).
  *
  * Unload safety: the pre-handler runs with preemption off, so once
  * unregister_kprobe() has returned no new call can enter.  A call already
@@ -19,25 +21,27 @@
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/stringify.h>
 #include <linux/module.h>
 #include <linux/thread_info.h>
+#include "arch.h"
 #include "slot.h"
 #include "exec.h"
 #include "symbols.h"
 #include "hook.h"
 
-/* 400 lies in x86_64's unused 335-423 hole (kept free for the shared numbering). */
-unsigned int execns_syscall_nr = 400;
+unsigned int execns_syscall_nr = EXECNS_ARCH_SYSCALL_NR;
 module_param_named(syscall_nr, execns_syscall_nr, uint, 0444);
-MODULE_PARM_DESC(syscall_nr, "x86_64 syscall number of execns (default 400; must be unused)");
+MODULE_PARM_DESC(syscall_nr, EXECNS_ARCH_NAME " syscall number of execns (default "
+		 __stringify(EXECNS_ARCH_SYSCALL_NR) "; must be unused)");
 
-/* 285 was reserved for sys_setaltroot and never used on i386. */
-unsigned int execns_compat_syscall_nr = 285;
+unsigned int execns_compat_syscall_nr = EXECNS_ARCH_COMPAT_SYSCALL_NR;
 module_param_named(compat_syscall_nr, execns_compat_syscall_nr, uint, 0444);
-MODULE_PARM_DESC(compat_syscall_nr, "i386 (compat) syscall number of execns (default 285; must be unused)");
+MODULE_PARM_DESC(compat_syscall_nr, EXECNS_ARCH_COMPAT_NAME " (compat) syscall number of execns (default "
+		 __stringify(EXECNS_ARCH_COMPAT_SYSCALL_NR) "; must be unused)");
 
 /* Entries: same signature as the ni_syscall they stand in for. */
-static long execns_x64_entry(const struct pt_regs *regs)
+static long execns_native_entry(const struct pt_regs *regs)
 {
 	long ret = execns_syscall(regs, false);
 
@@ -45,7 +49,7 @@ static long execns_x64_entry(const struct pt_regs *regs)
 	return ret;
 }
 
-static long execns_ia32_entry(const struct pt_regs *regs)
+static long execns_compat_entry(const struct pt_regs *regs)
 {
 	long ret = execns_syscall(regs, true);
 
@@ -54,37 +58,36 @@ static long execns_ia32_entry(const struct pt_regs *regs)
 }
 
 /*
- * __x64_sys_ni_syscall and __ia32_sys_ni_syscall may be one function (they
- * share a body, and the compiler or linker may fold them), in which case
- * both probes see every call: the ABI of the caller decides which slot a
- * call can be, so a number chosen for one ABI never routes a caller of the
- * other into the wrong entry.  The dispatcher passes the number truncated
- * to 32 bits; compare the same way, so a value with stray upper bits
- * matches exactly when it would have been dispatched to this slot.
+ * The native and compat ni_syscall entries may be one function (arm64 has
+ * one for both tables, s390's are aliases, and x86's share a body that the
+ * compiler or linker may fold), in which case both probes see every call:
+ * the ABI of the caller decides which slot a call can be, so a number
+ * chosen for one ABI never routes a caller of the other into the wrong
+ * entry.
  */
-static int execns_slot_redirect(struct pt_regs *regs, bool ia32, unsigned int nr,
+static int execns_slot_redirect(struct pt_regs *regs, bool compat, unsigned int nr,
 				void *entry)
 {
-	const struct pt_regs *uregs = (const struct pt_regs *)regs->di;
+	const struct pt_regs *uregs = (const struct pt_regs *)regs_get_kernel_argument(regs, 0);
 
-	if (in_ia32_syscall() != ia32 || (u32)uregs->orig_ax != nr ||
-	    !try_module_get(THIS_MODULE))
+	if (execns_arch_in_compat_syscall() != compat ||
+	    execns_arch_syscall_nr(uregs) != nr || !try_module_get(THIS_MODULE))
 		return 0;
 	execns_redirect(regs, entry);
-	return 1;	/* regs->ip changed: skip the probed instruction */
+	return 1;	/* the IP changed: skip the probed instruction */
 }
 
-static int execns_x64_pre(struct kprobe *p, struct pt_regs *regs)
+static int execns_native_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	return execns_slot_redirect(regs, false, execns_syscall_nr, execns_x64_entry);
+	return execns_slot_redirect(regs, false, execns_syscall_nr, execns_native_entry);
 }
-NOKPROBE_SYMBOL(execns_x64_pre);
+NOKPROBE_SYMBOL(execns_native_pre);
 
-static int execns_ia32_pre(struct kprobe *p, struct pt_regs *regs)
+static int execns_compat_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	return execns_slot_redirect(regs, true, execns_compat_syscall_nr, execns_ia32_entry);
+	return execns_slot_redirect(regs, true, execns_compat_syscall_nr, execns_compat_entry);
 }
-NOKPROBE_SYMBOL(execns_ia32_pre);
+NOKPROBE_SYMBOL(execns_compat_pre);
 
 /*
  * Never called (the pre-handlers return 1 when they redirect), but its
@@ -98,24 +101,25 @@ static void execns_slot_post(struct kprobe *p, struct pt_regs *regs,
 }
 NOKPROBE_SYMBOL(execns_slot_post);
 
-static struct kprobe execns_x64_probe = {
-	.symbol_name = "__x64_sys_ni_syscall",
-	.pre_handler = execns_x64_pre,
+static struct kprobe execns_native_probe = {
+	.symbol_name = EXECNS_ARCH_SYS_NI_SYSCALL,
+	.pre_handler = execns_native_pre,
 	.post_handler = execns_slot_post,
 };
 
-static struct kprobe execns_ia32_probe = {
-	.symbol_name = "__ia32_sys_ni_syscall",
-	.pre_handler = execns_ia32_pre,
+static struct kprobe execns_compat_probe = {
+	.symbol_name = EXECNS_ARCH_COMPAT_SYS_NI_SYSCALL,
+	.pre_handler = execns_compat_pre,
 	.post_handler = execns_slot_post,
 };
 
 /*
  * The numbers this kernel's dispatchers hand to ni_syscall, from the very
- * lists their switches are generated from (compat-probe.sh).
+ * lists their switches (x86) or tables (arm64, s390) are generated from
+ * (compat-probe.sh).  A kernel without compat callers has an empty list.
  */
-static const u16 execns_x64_free_nrs[] = { EXECNS_X64_FREE_NRS };
-static const u16 execns_ia32_free_nrs[] = { EXECNS_IA32_FREE_NRS };
+static const u16 execns_native_free_nrs[] = { EXECNS_NATIVE_FREE_NRS };
+static const u16 execns_compat_free_nrs[] = { EXECNS_COMPAT_FREE_NRS };
 
 static bool execns_nr_listed(unsigned int nr, const u16 *nrs, size_t n)
 {
@@ -130,7 +134,8 @@ static bool execns_nr_listed(unsigned int nr, const u16 *nrs, size_t n)
 /*
  * A number is ours to take when the dispatcher would hand it to ni_syscall:
  * listed as such in the kernel's generated syscall list, and (where the
- * kernel still has the table, which mirrors the switch) ni_syscall there.
+ * kernel has the table: what arm64 and s390 dispatch through, a mirror of
+ * x86's switch) ni_syscall there.
  */
 static int execns_slot_check(const char *abi, unsigned int nr, const u16 *free_nrs,
 			     size_t nr_free, const void *const *table, const void *ni)
@@ -161,34 +166,38 @@ int execns_slot_init(void)
 {
 	int ret;
 
-	ret = execns_slot_check("x86_64", execns_syscall_nr, execns_x64_free_nrs,
-				ARRAY_SIZE(execns_x64_free_nrs),
+	ret = execns_slot_check(EXECNS_ARCH_NAME, execns_syscall_nr, execns_native_free_nrs,
+				ARRAY_SIZE(execns_native_free_nrs),
 				execns_syms.sys_call_table,
-				execns_syms.x64_sys_ni_syscall);
+				execns_syms.sys_ni_syscall);
 	if (ret)
 		return ret;
-	ret = execns_slot_check("i386", execns_compat_syscall_nr, execns_ia32_free_nrs,
-				ARRAY_SIZE(execns_ia32_free_nrs),
-				execns_syms.ia32_sys_call_table,
-				execns_syms.ia32_sys_ni_syscall);
-	if (ret)
-		return ret;
+	if (EXECNS_ARCH_HAS_COMPAT) {
+		ret = execns_slot_check(EXECNS_ARCH_COMPAT_NAME, execns_compat_syscall_nr,
+					execns_compat_free_nrs,
+					ARRAY_SIZE(execns_compat_free_nrs),
+					execns_syms.compat_sys_call_table,
+					execns_syms.compat_sys_ni_syscall);
+		if (ret)
+			return ret;
+	}
 
-	ret = execns_slot_register(&execns_x64_probe);
-	if (ret)
+	ret = execns_slot_register(&execns_native_probe);
+	if (ret || !EXECNS_ARCH_HAS_COMPAT)
 		return ret;
-	ret = execns_slot_register(&execns_ia32_probe);
+	ret = execns_slot_register(&execns_compat_probe);
 	if (ret)
-		goto unregister_x64;
+		goto unregister_native;
 	return 0;
 
-unregister_x64:
-	unregister_kprobe(&execns_x64_probe);
+unregister_native:
+	unregister_kprobe(&execns_native_probe);
 	return ret;
 }
 
 void execns_slot_uninit(void)
 {
-	unregister_kprobe(&execns_ia32_probe);
-	unregister_kprobe(&execns_x64_probe);
+	if (EXECNS_ARCH_HAS_COMPAT)
+		unregister_kprobe(&execns_compat_probe);
+	unregister_kprobe(&execns_native_probe);
 }

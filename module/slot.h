@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The syscall slot: execns answers on a spare x86_64 number and a spare i386
- * (compat) number, both module parameters.
+ * The syscall slot: execns answers on a spare native number and a spare
+ * compat one (x86_64 and i386, arm64 and AArch32, s390x and 31-bit s390;
+ * execns-arch.h), both module parameters.
  */
 #ifndef _EXECNS_SLOT_H
 #define _EXECNS_SLOT_H

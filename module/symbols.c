@@ -7,17 +7,19 @@
  * out-of-tree code finds it.  Every other symbol is looked up through it.
  * On IBT kernels the kprobe's address is past the function's ENDBR; a direct
  * call there is fine, so that address goes straight into a static call like
- * every other function (see symbols.h).
+ * every other function (see symbols.h).  The syscall entries' names are the
+ * architecture's (execns-arch.h).
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include "arch.h"
 #include "symbols.h"
 
 struct execns_syms execns_syms;
 
-DEFINE_STATIC_CALL_NULL(execns_x64_sys_execve, execns_syscall_t);
-DEFINE_STATIC_CALL_NULL(execns_ia32_sys_execve, execns_syscall_t);
-DEFINE_STATIC_CALL_NULL(execns_x64_sys_close_range, execns_syscall_t);
+DEFINE_STATIC_CALL_NULL(execns_sys_execve, execns_syscall_t);
+DEFINE_STATIC_CALL_NULL(execns_compat_sys_execve, execns_syscall_t);
+DEFINE_STATIC_CALL_NULL(execns_sys_close_range, execns_syscall_t);
 DEFINE_STATIC_CALL_NULL(execns_unshare_nsproxy_namespaces, execns_unshare_ns_t);
 DEFINE_STATIC_CALL_NULL(execns_switch_task_namespaces, execns_switch_ns_t);
 DEFINE_STATIC_CALL_NULL(execns_free_nsproxy, execns_free_ns_t);
@@ -42,9 +44,10 @@ struct execns_func_entry {
 				STATIC_CALL_TRAMP_ADDR(execns_##call), opt }
 
 static const struct execns_func_entry execns_func_table[] = {
-	FN(x64_sys_execve, "__x64_sys_execve", false),
-	FN(ia32_sys_execve, "__ia32_compat_sys_execve", false),
-	FN(x64_sys_close_range, "__x64_sys_close_range", false),
+	FN(sys_execve, EXECNS_ARCH_SYS_EXECVE, false),
+	/* A kernel without compat callers has no compat entries. */
+	FN(compat_sys_execve, EXECNS_ARCH_COMPAT_SYS_EXECVE, !EXECNS_ARCH_HAS_COMPAT),
+	FN(sys_close_range, EXECNS_ARCH_SYS_CLOSE_RANGE, false),
 	FN(unshare_nsproxy_namespaces, "unshare_nsproxy_namespaces", false),
 	FN(switch_task_namespaces, "switch_task_namespaces", false),
 	FN(free_nsproxy, EXECNS_FREE_NSPROXY_SYMBOL, false),
@@ -65,10 +68,10 @@ struct execns_data_entry {
 #define DATA(field, symbol, opt) { symbol, (const void **)&execns_syms.field, opt }
 
 static const struct execns_data_entry execns_data_table[] = {
-	DATA(x64_sys_ni_syscall, "__x64_sys_ni_syscall", false),
-	DATA(ia32_sys_ni_syscall, "__ia32_sys_ni_syscall", false),
-	DATA(sys_call_table, "sys_call_table", true),
-	DATA(ia32_sys_call_table, "ia32_sys_call_table", true),
+	DATA(sys_ni_syscall, EXECNS_ARCH_SYS_NI_SYSCALL, false),
+	DATA(compat_sys_ni_syscall, EXECNS_ARCH_COMPAT_SYS_NI_SYSCALL, !EXECNS_ARCH_HAS_COMPAT),
+	DATA(sys_call_table, EXECNS_ARCH_SYS_CALL_TABLE, true),
+	DATA(compat_sys_call_table, EXECNS_ARCH_COMPAT_SYS_CALL_TABLE, true),
 };
 
 static int execns_find_lookup_name(void)

@@ -5,7 +5,9 @@
  * fails the load: there is no degraded mode.
  *
  * Functions are reached through static calls, never through a function
- * pointer: kernels built with CONFIG_X86_KERNEL_IBT (Debian's 6.12 and 7.x)
+ * pointer (on architectures with HAVE_STATIC_CALL; elsewhere a static call
+ * is a pointer in its key, which execns-arch.h explains): kernels built
+ * with CONFIG_X86_KERNEL_IBT (Debian's 6.12 and 7.x)
  * seal the ENDBR of every function whose address vmlinux never takes, and
  * an indirect call to such a function is a control-protection fault on a
  * CPU that enforces IBT.  static_call_update() patches a direct call to the
@@ -38,9 +40,10 @@ typedef void execns_free_fs_t(struct fs_struct *fs);
 typedef void execns_task_fn_t(struct task_struct *tsk);
 typedef void execns_put_ucounts_t(struct ucounts *uc);
 
-DECLARE_STATIC_CALL(execns_x64_sys_execve, execns_syscall_t);
-DECLARE_STATIC_CALL(execns_ia32_sys_execve, execns_syscall_t);
-DECLARE_STATIC_CALL(execns_x64_sys_close_range, execns_syscall_t);
+/* The architecture's syscall entries (execns-arch.h), native and compat. */
+DECLARE_STATIC_CALL(execns_sys_execve, execns_syscall_t);
+DECLARE_STATIC_CALL(execns_compat_sys_execve, execns_syscall_t);
+DECLARE_STATIC_CALL(execns_sys_close_range, execns_syscall_t);
 DECLARE_STATIC_CALL(execns_unshare_nsproxy_namespaces, execns_unshare_ns_t);
 DECLARE_STATIC_CALL(execns_switch_task_namespaces, execns_switch_ns_t);
 /* Frees an nsproxy never installed in a task; see compat.h. */
@@ -57,11 +60,11 @@ DECLARE_STATIC_CALL(execns_put_ucounts, execns_put_ucounts_t);
 
 /* Kernel data, and addresses that are compared, never called. */
 struct execns_syms {
-	const void *x64_sys_ni_syscall;
-	const void *ia32_sys_ni_syscall;
+	const void *sys_ni_syscall;
+	const void *compat_sys_ni_syscall;
 	/* Optional: used only to tell a free syscall number from a used one. */
 	const void *const *sys_call_table;
-	const void *const *ia32_sys_call_table;
+	const void *const *compat_sys_call_table;
 };
 
 extern struct execns_syms execns_syms;

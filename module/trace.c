@@ -9,6 +9,7 @@
 #include <linux/uaccess.h>
 #include <linux/compat.h>
 #include <asm/ptrace.h>
+#include "arch.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
@@ -20,7 +21,7 @@ void execns_trace_call(unsigned long flags, const struct pt_regs *uregs, bool co
 
 	if (!trace_execns_call_enabled())
 		return;
-	ufile = compat ? compat_ptr((u32)uregs->cx) : (const char __user *)uregs->si;
+	ufile = execns_syscall_uptr(uregs, 1, compat);
 	if (strncpy_from_user(name, ufile, sizeof(name)) < 0)
 		name[0] = '\0';
 	name[sizeof(name) - 1] = '\0';

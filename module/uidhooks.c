@@ -78,7 +78,7 @@ static void notrace execns_alloc_uid_hook(unsigned long ip, unsigned long parent
 					  struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	if (execns_uidtab_of(current_user()))
-		execns_redirect(ftrace_get_regs(fregs), execns_alloc_uid);
+		execns_hook_redirect(fregs, execns_alloc_uid);
 }
 NOKPROBE_SYMBOL(execns_alloc_uid_hook);
 
@@ -86,17 +86,15 @@ static void notrace execns_find_user_hook(unsigned long ip, unsigned long parent
 					  struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	if (execns_uidtab_of(current_user()))
-		execns_redirect(ftrace_get_regs(fregs), execns_find_user);
+		execns_hook_redirect(fregs, execns_find_user);
 }
 NOKPROBE_SYMBOL(execns_find_user_hook);
 
 static void notrace execns_free_uid_hook(unsigned long ip, unsigned long parent_ip,
 					 struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
-
-	if (execns_uidtab_of((struct user_struct *)execns_hook_arg0(regs)))
-		execns_redirect(regs, execns_free_uid);
+	if (execns_uidtab_of((struct user_struct *)execns_hook_arg0(fregs)))
+		execns_hook_redirect(fregs, execns_free_uid);
 }
 NOKPROBE_SYMBOL(execns_free_uid_hook);
 
@@ -105,17 +103,15 @@ static void notrace execns_alloc_ucounts_hook(unsigned long ip, unsigned long pa
 					      struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	if (execns_uidtab_of(current_user()))
-		execns_redirect(ftrace_get_regs(fregs), execns_alloc_ucounts);
+		execns_hook_redirect(fregs, execns_alloc_ucounts);
 }
 NOKPROBE_SYMBOL(execns_alloc_ucounts_hook);
 
 static void notrace execns_put_ucounts_hook(unsigned long ip, unsigned long parent_ip,
 					    struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
-
-	if (execns_ucounts_ours((struct ucounts *)execns_hook_arg0(regs)))
-		execns_redirect(regs, execns_put_ucounts);
+	if (execns_ucounts_ours((struct ucounts *)execns_hook_arg0(fregs)))
+		execns_hook_redirect(fregs, execns_put_ucounts);
 }
 NOKPROBE_SYMBOL(execns_put_ucounts_hook);
 

@@ -29,12 +29,10 @@ static int execns_unshare_refused(unsigned long flags)
 static void notrace execns_unshare_hook_cb(unsigned long ip, unsigned long parent_ip,
 					   struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
-
 	/* init arms the hook once to test it, whatever the parameter says. */
 	if (READ_ONCE(execns_forbid_unshare) &&
-	    (execns_hook_arg0(regs) & (CLONE_NEWIPC | CLONE_NEWUSER)))
-		execns_redirect(regs, execns_unshare_refused);
+	    (execns_hook_arg0(fregs) & (CLONE_NEWIPC | CLONE_NEWUSER)))
+		execns_hook_redirect(fregs, execns_unshare_refused);
 }
 NOKPROBE_SYMBOL(execns_unshare_hook_cb);
 

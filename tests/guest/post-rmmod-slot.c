@@ -2,13 +2,20 @@
 /*
  * After rmmod: the syscall slots answer ENOSYS again, libexecns says
  * ENOSYS, and the CLI explains in one line that the module is not loaded.
- * Built for x86_64 and i386 (post-rmmod-slot-32).
+ * Built for x86_64 and i386 (post-rmmod-slot-32), and for arm64 and
+ * AArch32 (post-rmmod-slot-32 there).
  */
 #include "lib/child.h"
 
 #if defined(__i386__)
 #define ABI "i386"
 #define SLOT 285
+#elif defined(__arm__)
+#define ABI "AArch32"
+#define SLOT 223
+#elif defined(__aarch64__)
+#define ABI "arm64"
+#define SLOT 400
 #else
 #define ABI "x86_64"
 #define SLOT 400

@@ -10,6 +10,10 @@
 
 #if defined(__i386__)
 #define ABI "i386"
+#elif defined(__arm__)
+#define ABI "AArch32"
+#elif defined(__aarch64__)
+#define ABI "arm64"
 #else
 #define ABI "x86_64"
 #endif

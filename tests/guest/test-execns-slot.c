@@ -2,14 +2,17 @@
 /*
  * The syscall slots' ABI.  The module is reloaded with other numbers:
  *  - a number the running kernel's dispatcher does not hand to ni_syscall
- *    (x86_64 59 is execve; i386 400 is msgsnd) or one past its table is
- *    refused at load, with one line naming it;
- *  - with the x86_64 slot at 388 and the i386 one at 389 (both unused on
- *    either ABI), each ABI reaches execns on its own number only: the other
- *    ABI's number is ENOSYS, even where the kernel's two ni_syscall entries
- *    are one function.
- * Built twice: as a 64-bit program and as i386 (test-execns-slot-32).  The
- * module is loaded again with the runner's parameters at the end.
+ *    (x86_64 59 is execve; i386 400 is msgsnd; arm64 221 and AArch32 11
+ *    are execve) or one past its table is refused at load, with one line
+ *    naming it;
+ *  - with the native slot at A and the compat one at B (both unused on
+ *    either ABI: 388 and 389 on x86, 249 and 254 on arm64), each ABI
+ *    reaches execns on its own number only: the other ABI's number is
+ *    ENOSYS, even where the kernel's two ni_syscall entries are one
+ *    function (arm64 has one for both tables).
+ * Built twice on x86: as a 64-bit program and as i386
+ * (test-execns-slot-32).  The module is loaded again with the runner's
+ * parameters at the end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,12 +28,28 @@
 #define PARAMS	"/etc/execns/params"
 #define NR_FILE	"/sys/module/execns/parameters/syscall_nr"
 
-#ifdef __i386__
-#define MINE	389	/* this program's ABI: i386 */
-#define OTHER	388
+#if defined(__aarch64__) || defined(__arm__)
+#define NATIVE		"arm64"
+#define COMPAT		"AArch32"
+#define USED		"221"	/* execve */
+#define COMPAT_USED	"11"	/* execve */
+#define SLOT_A		249
+#define SLOT_B		254
 #else
-#define MINE	388
-#define OTHER	389
+#define NATIVE		"x86_64"
+#define COMPAT		"i386"
+#define USED		"59"	/* execve */
+#define COMPAT_USED	"400"	/* msgsnd */
+#define SLOT_A		388
+#define SLOT_B		389
+#endif
+
+#if defined(__i386__) || defined(__arm__)
+#define MINE	SLOT_B	/* this program's ABI: the compat one */
+#define OTHER	SLOT_A
+#else
+#define MINE	SLOT_A
+#define OTHER	SLOT_B
 #endif
 
 static int load(const char *params)
@@ -110,12 +129,14 @@ int main(void)
 	}
 	ksft_test_result(unload() == 0, "the module unloads");
 
-	refused("syscall_nr=59", "x86_64 syscall number 59 is not a free one");
-	refused("compat_syscall_nr=400", "i386 syscall number 400 is not a free one");
-	refused("syscall_nr=5000", "x86_64 syscall number 5000 is not a free one");
+	refused("syscall_nr=" USED, NATIVE " syscall number " USED " is not a free one");
+	refused("compat_syscall_nr=" COMPAT_USED,
+		COMPAT " syscall number " COMPAT_USED " is not a free one");
+	refused("syscall_nr=5000", NATIVE " syscall number 5000 is not a free one");
 
-	ret = load("syscall_nr=388 compat_syscall_nr=389");
-	ksft_test_result(!ret, "insmod syscall_nr=388 compat_syscall_nr=389 (errno %d)", ret ? errno : 0);
+	snprintf(own, sizeof(own), "syscall_nr=%d compat_syscall_nr=%d", SLOT_A, SLOT_B);
+	ret = load(own);
+	ksft_test_result(!ret, "insmod %s (errno %d)", own, ret ? errno : 0);
 
 	/* flags 0, a path that does not exist: execns answers ENOENT. */
 	ret = syscall(MINE, 0L, "/no/such/program", NULL, NULL);

@@ -14,6 +14,14 @@
 #define FLAGS		(NS_PREPARED | CLONE_NEWPID)
 
 static atomic_int spinning;
+/*
+ * Set by the main thread once pthread_create() of the worker has returned:
+ * glibc blocks every signal in the creating thread around clone(), and
+ * /proc/self/status shows the main thread's SigBlk, so a worker that took
+ * its "before" snapshot while the main thread was still inside
+ * pthread_create() saw a mask that changed under it (seen on arm64 guests).
+ */
+static atomic_int worker_created;
 static char *report_argv[] = { "/proc/self/exe", "report", NULL };
 
 static void *spinner(void *arg)
@@ -51,6 +59,8 @@ static void fail_then_execns(void)
 	struct proc_state before, after;
 	long ret;
 
+	while (!atomic_load(&worker_created))
+		sched_yield();
 	snapshot(&before);
 	ret = raw_execns(FLAGS, "/no/such/program", report_argv, environ);
 	if (ret != -1 || errno != ENOENT) {
@@ -87,6 +97,7 @@ static void prep(void *arg)
 		do_execns();
 	if (pthread_create(&t, NULL, worker, m == FAIL_FROM_THREAD ? arg : NULL))
 		_exit(96);
+	atomic_store(&worker_created, 1);
 	for (;;)
 		pause();
 }

@@ -28,8 +28,30 @@ typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
 
 static char self[256];
 
+/* The vDSO's clock_gettime: x86's name, or arm64's. */
+#ifdef __aarch64__
+#define VDSO_CLOCK_GETTIME "__kernel_clock_gettime"
+#else
+#define VDSO_CLOCK_GETTIME "__vdso_clock_gettime"
+#endif
+
 /*
- * __vdso_clock_gettime from the vDSO's dynamic symbol table, so the test
+ * How many dynamic symbols the vDSO has, from its section headers (the
+ * kernel maps the whole image): arm64's vDSO is linked with the GNU hash
+ * only, so there is no DT_HASH to read the count from.
+ */
+static Elf32_Word vdso_dynsym_count(const char *base, const Elf64_Ehdr *eh)
+{
+	const Elf64_Shdr *sh = (const Elf64_Shdr *)(base + eh->e_shoff);
+
+	for (int i = 0; eh->e_shoff && i < eh->e_shnum; i++)
+		if (sh[i].sh_type == SHT_DYNSYM && sh[i].sh_entsize)
+			return sh[i].sh_size / sh[i].sh_entsize;
+	return 0;
+}
+
+/*
+ * VDSO_CLOCK_GETTIME from the vDSO's dynamic symbol table, so the test
  * does not depend on whether the static libc uses the vDSO.
  */
 static clock_gettime_fn vdso_clock_gettime(void)
@@ -42,6 +64,7 @@ static clock_gettime_fn vdso_clock_gettime(void)
 	const char *str = NULL;
 	intptr_t bias = 0;
 	int have_load = 0;
+	Elf32_Word nsyms;
 
 	if (!base)
 		return NULL;
@@ -63,11 +86,12 @@ static clock_gettime_fn vdso_clock_gettime(void)
 		else if (dyn->d_tag == DT_HASH)
 			hash = (const Elf32_Word *)(bias + dyn->d_un.d_ptr);
 	}
-	if (!sym || !str || !hash)
+	if (!sym || !str)
 		return NULL;
-	for (Elf32_Word i = 0; i < hash[1]; i++)
+	nsyms = hash ? hash[1] : vdso_dynsym_count(base, eh);
+	for (Elf32_Word i = 0; i < nsyms; i++)
 		if (sym[i].st_shndx != SHN_UNDEF &&
-		    !strcmp(str + sym[i].st_name, "__vdso_clock_gettime"))
+		    !strcmp(str + sym[i].st_name, VDSO_CLOCK_GETTIME))
 			return (clock_gettime_fn)(bias + sym[i].st_value);
 	return NULL;
 }

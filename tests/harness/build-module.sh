@@ -23,16 +23,28 @@ mkdir -p "$ROOT$b"
 cp "$TOP/Kbuild" "$TOP/VERSION" "$ROOT$b/"
 rm -rf "$ROOT$b/module.new" && cp -r "$TOP/module" "$ROOT$b/module.new"
 # Keep the objects of unchanged sources: replace only what differs.
-mkdir -p "$ROOT$b/module"
-for f in "$ROOT$b"/module.new/*; do
-	cmp -s "$f" "$ROOT$b/module/${f##*/}" || cp -p "$f" "$ROOT$b/module/"
+(cd "$ROOT$b/module.new" && find . -type f) | while read -r f; do
+	cmp -s "$ROOT$b/module.new/$f" "$ROOT$b/module/$f" || {
+		mkdir -p "$(dirname "$ROOT$b/module/$f")"
+		cp -p "$ROOT$b/module.new/$f" "$ROOT$b/module/$f"
+	}
 done
 rm -rf "$ROOT$b/module.new"
 
-if ! logged "build-$kernel.log" in_root make -C "/lib/modules/$release/build" M="$b" CC="$cc" CONFIG_DEBUG_INFO_BTF_MODULES= "$@" modules; then
+# Another architecture's kernel: its ARCH= and the cross tools (binutils)
+# that go with the cross compiler in $cc.
+arch=$(kernel_arch "$kernel")
+cross=()
+if ! arch_native "$arch"; then
+	cross=(ARCH="$(arch_kbuild "$arch")" CROSS_COMPILE="$(arch_cross "$arch")")
+fi
+
+if ! logged "build-$kernel.log" in_root make -C "/lib/modules/$release/build" M="$b" CC="$cc" "${cross[@]}" CONFIG_DEBUG_INFO_BTF_MODULES= "$@" modules; then
 	grep -iE 'error|warning' "$LOGS/build-$kernel.log" | head -n 20 >&2
 	die "building execns.ko for $kernel ($release) failed (log: $LOGS/build-$kernel.log)"
 fi
-grep -E 'warning:' "$LOGS/build-$kernel.log" | grep -v 'pahole version differs' >&2 || true
+# Warnings, and kbuild's note that it skipped a C= checker it cannot run.
+grep -E 'warning:|specified, but .* is not available' "$LOGS/build-$kernel.log" |
+	grep -v 'pahole version differs' >&2 || true
 mkdir -p "$(dirname "$(kmod "$kernel")")"
 cp "$ROOT$b/execns.ko" "$(kmod "$kernel")"

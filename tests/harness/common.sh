@@ -33,8 +33,45 @@ kernel_field() {
 
 # kernel_desc NAME: the "what" column of a kernel's line.
 kernel_desc() {
-	awk -v n="$1" '!/^#/ && $1 == n { $1 = $2 = ""; sub(/^ +/, ""); print }' "$KERNELS_CONF"
+	awk -v n="$1" '!/^#/ && $1 == n { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }' "$KERNELS_CONF"
 }
+
+# kernel_arch NAME: a kernel's architecture (x86_64, arm64, s390x).
+kernel_arch() { kernel_field "$1" 2; }
+
+# arch_deb ARCH, arch_kbuild ARCH, arch_cross ARCH: Debian's name for an
+# architecture, the kernel's ARCH= for it, and its cross-tool prefix.
+arch_deb() {
+	case $1 in
+	x86_64) echo amd64 ;;
+	arm64|s390x) echo "$1" ;;
+	*) die "unknown architecture '$1' (tests/kernels.conf: x86_64, arm64 or s390x)" ;;
+	esac
+}
+arch_kbuild() {
+	case $1 in
+	x86_64) echo x86 ;;
+	arm64) echo arm64 ;;
+	s390x) echo s390 ;;
+	*) die "unknown architecture '$1'" ;;
+	esac
+}
+arch_cross() {
+	case $1 in
+	x86_64) echo x86_64-linux-gnu- ;;
+	arm64) echo aarch64-linux-gnu- ;;
+	s390x) echo s390x-linux-gnu- ;;
+	*) die "unknown architecture '$1'" ;;
+	esac
+}
+
+# Whether ARCH is this machine's own (the build root and the host are
+# x86_64): its guest programs are the host's, and the x86-only checks apply.
+arch_native() { [ "$1" = x86_64 ]; }
+
+# Whether vm.sh can boot a guest for ARCH: x86_64, and arm64 under
+# qemu-system-aarch64 (TCG).  s390x: not yet.
+arch_has_guest() { [ "$1" = x86_64 ] || [ "$1" = arm64 ]; }
 
 kdir() { printf '%s/kernels/%s\n' "$EXECNS_CACHE" "$1"; }
 

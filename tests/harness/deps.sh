@@ -2,9 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install what the host side of the harness needs, from Debian's packages,
 # when something is missing.  Quiet when everything is there.
+#
+# Usage: deps.sh [ARCH...]	(arm64 or all: also the arm64 guest's QEMU)
 
 set -euo pipefail
 PKGS="qemu-system-x86 busybox-static cpio debootstrap gcc gcc-multilib make gzip util-linux binutils zstd xz-utils"
+for a in "$@"; do
+	case $a in
+	arm64|all) PKGS="$PKGS qemu-system-arm" ;;
+	esac
+done
 missing=
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

@@ -1,24 +1,62 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Fetch (once) one kernel of the matrix: resolve the newest linux-image-amd64
-# and linux-headers-amd64 of its suites through the build root's own apt
+# Fetch (once) one kernel of the matrix: resolve the newest linux-image-ARCH
+# and linux-headers-ARCH of its suites through the build root's own apt
 # configuration, unpack the vmlinuz into $EXECNS_CACHE/kernels/NAME, the
 # modules the guest tests load into $EXECNS_CACHE/kernels/NAME/modules
 # (decompressed: busybox insmod reads only plain .ko files), and install the
 # headers in the build root.  A cache from before modules/ existed gets it
 # on the next run.
 #
+# A foreign architecture (arm64, s390x on this amd64 build root) is resolved
+# through a private apt state for that architecture inside the root
+# (/var/lib/execns-apt/DEBARCH), and its linux-headers-ABI package is
+# unpacked into the root, not installed: the root's dpkg and apt never learn
+# of a foreign architecture, so the x86_64 matrix, which every other user of
+# the shared root relies on, resolves and upgrades exactly as before, and
+# nothing foreign can be pulled in by a later install.  What those headers
+# need from the root is installed for real, being native or arch-all: the
+# same version's linux-headers-ABI-common (arch all), linux-kbuild
+# (Multi-Arch: foreign, amd64 helpers serve every target) and the cross
+# compiler their .config names.
+#
 # Usage: fetch-kernel.sh NAME	(prints nothing on a warm cache)
 
 . "$(dirname "$0")/common.sh"
 
 name=${1:?usage: fetch-kernel.sh NAME}
-suites=$(kernel_field "$name" 2)
+suites=$(kernel_field "$name" 3)
+arch=$(kernel_arch "$name")
+deb=$(arch_deb "$arch")
 out=$(kdir "$name")
+
+# apt-get/apt-cache options for $deb: none for the root's own architecture,
+# a private state for a foreign one (see above).
+APT_STATE=/var/lib/execns-apt/$deb
+APT_OPTS=
+if [ "$deb" != amd64 ]; then
+	APT_OPTS="-o APT::Architecture=$deb -o APT::Architectures::=$deb"
+	APT_OPTS="$APT_OPTS -o Dir::State::Lists=$APT_STATE/lists -o Dir::Cache=$APT_STATE/cache"
+	APT_OPTS="$APT_OPTS -o Dir::State::status=/dev/null -o Acquire::Languages=none"
+fi
+
+# foreign_update: the private package lists of $deb (once; fetch-refresh
+# style staleness is handled by deleting $ROOT$APT_STATE).
+foreign_update() {
+	[ -n "$APT_OPTS" ] || return 0
+	[ -d "$ROOT$APT_STATE/lists/partial" ] && return 0
+	mkdir -p "$ROOT$APT_STATE/lists/partial" "$ROOT$APT_STATE/cache/archives/partial"
+	# shellcheck disable=SC2086
+	logged "apt-$deb.log" in_root apt-get $APT_OPTS -q update || {
+		rm -rf "${ROOT:?}$APT_STATE/lists"
+		die "apt-get update for $deb failed: is the Debian package registry reachable? (log: $LOGS/apt-$deb.log)"
+	}
+}
 
 # newest VERSION of package $1 among the suites in $suites, from apt-cache madison.
 newest() {
-	in_root apt-cache madison "$1" | awk -v want=",$suites," '
+	# shellcheck disable=SC2086
+	in_root apt-cache $APT_OPTS madison "$1" | awk -v want=",$suites," '
 		{ split($6, s, "/"); if (index(want, "," s[1] ",")) print $3 }' |
 	while read -r v; do
 		if [ -z "${best:-}" ] || dpkg --compare-versions "$v" gt "$best"; then
@@ -41,9 +79,10 @@ download() {
 	local image=$1 x=$2 abi=${1#linux-image-} dl=/tmp/dl-$name extra deb
 
 	rm -rf "$ROOT$dl" && mkdir -p "$ROOT$dl"
-	extra=$(in_root apt-cache depends "$image" | awk -v a="$abi" '
+	# shellcheck disable=SC2086
+	extra=$(in_root apt-cache $APT_OPTS depends "$image" | awk -v a="$abi" '
 		$1 == "Depends:" && ($2 == "linux-binary-" a || $2 == "linux-modules-" a) { printf "%s ", $2 }')
-	logged "download-$name.log" in_root sh -c "cd $dl && apt-get download $image $extra" ||
+	logged "download-$name.log" in_root sh -c "cd $dl && apt-get $APT_OPTS download $image $extra" ||
 		die "downloading $image failed (log: $LOGS/download-$name.log; if the archive dropped it, 'make fetch-refresh')"
 	mkdir -p "$x"
 	for deb in "$ROOT$dl"/*.deb; do
@@ -85,27 +124,88 @@ refetch_modules() {
 	rm -rf "$t"
 }
 
+# fetch_busybox DIR: a foreign architecture's guest needs its own static
+# busybox (the host's is x86_64): the newest busybox-static of the kernel's
+# suites, unpacked to DIR/busybox.
+fetch_busybox() {
+	local dir=$1 v dl=/tmp/dl-$name-busybox
+
+	v=$(newest busybox-static)
+	[ -n "$v" ] || die "no busybox-static for $deb in suites '$suites'"
+	rm -rf "$ROOT$dl" && mkdir -p "$ROOT$dl"
+	logged "busybox-$name.log" in_root sh -c "cd $dl && apt-get $APT_OPTS download busybox-static=$v" ||
+		die "downloading busybox-static for $deb failed (log: $LOGS/busybox-$name.log)"
+	dpkg-deb -x "$ROOT$dl"/*.deb "$ROOT$dl/x" || die "cannot unpack busybox-static for $deb"
+	# /bin until bookworm, /usr/bin since trixie.
+	cp "$(find "$ROOT$dl/x" -path '*bin/busybox' -type f -print -quit)" "$dir/busybox" ||
+		die "no busybox in busybox-static for $deb"
+	rm -rf "$ROOT$dl"
+}
+
 # dep PKG=VER PREFIX: the dependency of PKG=VER whose name starts with PREFIX.
 dep() {
-	in_root apt-cache depends "$1" | awk -v p="$2" '$1 == "Depends:" && index($2, p) == 1 { print $2; exit }'
+	# shellcheck disable=SC2086
+	in_root apt-cache $APT_OPTS depends "$1" | awk -v p="$2" '$1 == "Depends:" && index($2, p) == 1 { print $2; exit }'
 }
+
+# headers_cc ABI: the compiler the headers of ABI were configured with, e.g.
+# gcc-14 or aarch64-linux-gnu-gcc-14.
+headers_cc() {
+	sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\) .*/\1/p' "$ROOT/usr/src/linux-headers-$1/.config"
+}
+
+# foreign_headers PKG ABI VERSION: PKG (linux-headers-ABI for $deb) unpacked
+# into the build root as apt would have installed it, its arch-all and
+# Multi-Arch: foreign dependencies and its cross compiler installed.
+foreign_headers() {
+	local pkg=$1 abi=$2 ver=$3 dl=/tmp/dl-$name-headers t cc
+	local src=/usr/src/linux-headers-$abi
+
+	rm -rf "$ROOT$dl" && mkdir -p "$ROOT$dl"
+	logged "headers-$name.log" in_root sh -c "cd $dl && apt-get $APT_OPTS download $pkg=$ver" ||
+		die "downloading $pkg failed (log: $LOGS/headers-$name.log)"
+	t=$ROOT$dl/x
+	dpkg-deb -x "$ROOT$dl"/*.deb "$t" || die "cannot unpack $pkg"
+	[ -d "$t$src" ] || die "$pkg has no $src"
+	rm -rf "$ROOT$src" && mv "$t$src" "$ROOT$src"
+	mkdir -p "$ROOT/usr/lib/modules/$abi"
+	ln -sfn "../../../src/linux-headers-$abi" "$ROOT/usr/lib/modules/$abi/build"
+	rm -rf "$ROOT$dl"
+
+	cc=$(headers_cc "$abi")
+	case $cc in
+	"$(arch_cross "$arch")"gcc-[0-9]*) ;;
+	*) die "$pkg was configured with '$cc', not a $(arch_cross "$arch")gcc-N this root can install" ;;
+	esac
+	logged "headers-$name.log" in_root apt-get install -y -q --no-install-recommends \
+		"linux-headers-${abi%-"$deb"}-common=$ver" "$(kbuild_of "$pkg=$ver")" \
+		"gcc-${cc##*-}-${cc%-gcc-*}" ||
+		die "installing what $pkg needs in the build root failed (log: $LOGS/headers-$name.log)"
+}
+
+# kbuild_of PKG=VER: the linux-kbuild package PKG depends on.
+kbuild_of() { dep "$1" linux-kbuild-; }
 
 fetch() {
 	local iver hver image headers abi
 
-	iver=$(newest linux-image-amd64)
-	hver=$(newest linux-headers-amd64)
+	iver=$(newest "linux-image-$deb")
+	hver=$(newest "linux-headers-$deb")
 	[ -n "$iver" ] && [ -n "$hver" ] ||
-		die "no linux-image-amd64/linux-headers-amd64 in suites '$suites' for KERNEL=$name (is the registry reachable? try 'make fetch-refresh')"
-	image=$(dep "linux-image-amd64=$iver" linux-image-)
-	headers=$(dep "linux-headers-amd64=$hver" linux-headers-)
+		die "no linux-image-$deb/linux-headers-$deb in suites '$suites' for KERNEL=$name (is the registry reachable? try 'make fetch-refresh')"
+	image=$(dep "linux-image-$deb=$iver" linux-image-)
+	headers=$(dep "linux-headers-$deb=$hver" linux-headers-)
 	abi=${image#linux-image-}
 	[ "$headers" = "linux-headers-$abi" ] ||
 		die "KERNEL=$name: image $image and headers $headers disagree on the ABI (archive mid-update? retry later)"
 
 	note "fetching $name: $image ($iver) and its headers"
-	logged "headers-$name.log" in_root apt-get install -y -q --no-install-recommends "$headers" ||
-		die "installing $headers in the build root failed (log: $LOGS/headers-$name.log)"
+	if [ -z "$APT_OPTS" ]; then
+		logged "headers-$name.log" in_root apt-get install -y -q --no-install-recommends "$headers" ||
+			die "installing $headers in the build root failed (log: $LOGS/headers-$name.log)"
+	else
+		foreign_headers "$headers" "$abi" "$hver"
+	fi
 
 	rm -rf "$out.tmp" && mkdir -p "$out.tmp"
 	download "$image" "$out.tmp/x"
@@ -113,11 +213,11 @@ fetch() {
 	[ -s "$out.tmp/vmlinuz" ] || die "no vmlinuz in $image or its linux-binary package"
 	keep_modules "$out.tmp/x" "$out.tmp/modules"
 	rm -rf "$out.tmp/x"
+	[ -z "$APT_OPTS" ] || fetch_busybox "$out.tmp"
 	printf '%s\n' "$abi" >"$out.tmp/release"
 	printf '%s\n' "$iver" >"$out.tmp/version"
 	# The compiler the headers were configured with, e.g. gcc-14.
-	sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\) .*/\1/p' \
-		"$ROOT/usr/src/linux-headers-$abi/.config" >"$out.tmp/cc"
+	headers_cc "$abi" >"$out.tmp/cc"
 	[ -s "$out.tmp/cc" ] || die "cannot tell the compiler of $headers (no CONFIG_CC_VERSION_TEXT)"
 	rm -rf "$out" && mv "$out.tmp" "$out"
 }
@@ -126,15 +226,17 @@ main() {
 	# The debug kernel is built here, not fetched: same layout, its own script.
 	[ "$name" = debug ] && exec "$TOP/tests/harness/build-debug-kernel.sh"
 	if [ -s "$out/release" ] && [ -d "$ROOT/usr/src/linux-headers-$(cat "$out/release")" ]; then
-		[ -d "$out/modules" ] && exit 0
+		[ -d "$out/modules" ] && { [ -z "$APT_OPTS" ] || [ -s "$out/busybox" ]; } && exit 0
 		exec 9>"$EXECNS_CACHE/.root.lock"
 		flock 9
 		[ -d "$out/modules" ] || refetch_modules
+		[ -z "$APT_OPTS" ] || [ -s "$out/busybox" ] || fetch_busybox "$out"
 		exit 0
 	fi
 	"$TOP/tests/harness/buildroot.sh"
 	exec 9>"$EXECNS_CACHE/.root.lock"
 	flock 9
+	foreign_update
 	fetch
 }
 

@@ -80,9 +80,24 @@ for k in "$@"; do
 		for check in "W=1:W=1 build" "C=2:sparse (C=2)"; do
 			rc=0
 			"$TOP/tests/harness/build-module.sh" "$k" "${check%%:*}" >"$log" 2>&1 || rc=1
+			if [ $rc = 0 ] && grep -q 'sparse is not available' "$log"; then
+				# Debian's 7.x headers lack scripts/checker-valid.sh:
+				# kbuild then skips sparse, which is no pass.
+				n=$((n + 1))
+				echo "ok $n - $k: ${check#*:} without warnings # SKIP kbuild did not run sparse (the headers lack scripts/checker-valid.sh)"
+				continue
+			fi
 			grep -v 'pahole version differs' "$log" | grep -q 'warning:' && rc=1
 			result $rc "$k: ${check#*:} without warnings" "$log"
 		done
+	fi
+	if ! arch_native "$(kernel_arch "$k")"; then
+		# x86 machine-code checks; a cross build gets W=1 and sparse only.
+		echo "ok $((n + 1)) - $k: no indirect branch into the kernel (IBT) # SKIP x86 only (IBT)"
+		echo "ok $((n + 2)) - $k: the kernel calls every hooked function through its entry (hook-sites.sh) # SKIP x86 disassembly only"
+		echo "ok $((n + 3)) - $k: make dkms-install # SKIP cross builds: dkms builds for the machine it runs on"
+		n=$((n + 3))
+		continue
 	fi
 	rc=0
 	"$TOP/tests/harness/ibt-check.sh" "$(kmod "$k")" >"$log" 2>&1 || rc=1
@@ -105,7 +120,7 @@ log=$LOGS/lint-checkpatch.log
 rc=0
 (cd "$TOP" && perl "$cp/scripts/checkpatch.pl" --no-tree --terse --show-types \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
-	--file module/*.c module/*.h tests/guest/leak/*.c) >"$log" 2>&1 || rc=1
+	--file module/*.c module/*.h module/arch/*/*.h tests/guest/leak/*.c) >"$log" 2>&1 || rc=1
 result $rc "checkpatch on module/ and tests/guest/leak/" "$log"
 
 log=$LOGS/lint-log-pattern.log

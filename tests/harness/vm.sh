@@ -48,18 +48,39 @@ shell) cmd= add=${3:-} ;;
 *) die "vm.sh: unknown mode '$mode'" ;;
 esac
 kernel_field "$kernel" 1 >/dev/null
+arch=$(kernel_arch "$kernel")
+# Guests: x86_64 (qemu-system-x86_64) and arm64 (qemu-system-aarch64, TCG).
+case $arch in
+x86_64) ;;
+arm64)
+	command -v qemu-system-aarch64 >/dev/null ||
+		die "qemu-system-aarch64 is missing: run 'make deps ARCH=arm64' (Debian's qemu-system-arm)" ;;
+*)
+	die "KERNEL=$kernel: no $arch guest yet (issue 13); 'make kmod KERNEL=$kernel' and 'make lint KERNEL=$kernel' cover it" ;;
+esac
 for f in $add; do
 	[ -e "$f" ] || die "ADD file '$f' does not exist"
 done
 
+kd=$(kdir "$kernel")
+# The guest's busybox and programs: the host's for x86_64, cross-built
+# (guest-cross.sh) and fetched (fetch-kernel.sh) for another architecture.
+progs=$TOP/tests/guest/build busybox=/bin/busybox results_port=/dev/ttyS1
+[ "$arch" != arm64 ] || results_port=/dev/hvc0
+if ! arch_native "$arch"; then
+	progs=$ROOT/build/$TREE/guest-$arch/tests/guest/build-$arch busybox=$kd/busybox
+fi
 if [ "${EXECNS_PREBUILT:-}" != 1 ]; then
 	"$TOP/tests/harness/fetch-kernel.sh" "$kernel"
 	"$TOP/tests/harness/build-module.sh" "$kernel"
-	logged guest-progs.log make -C "$TOP" -s guest-progs ||
-		die "building the guest's test programs failed (log: $LOGS/guest-progs.log)"
+	if arch_native "$arch"; then
+		logged guest-progs.log make -C "$TOP" -s guest-progs ||
+			die "building the guest's test programs failed (log: $LOGS/guest-progs.log)"
+	else
+		"$TOP/tests/harness/guest-cross.sh" "$kernel" >/dev/null
+	fi
 fi
 
-kd=$(kdir "$kernel")
 # One log per channel and run (runs of one kernel may overlap);
 # console-KERNEL.log and results-KERNEL.log point at the latest.
 console=${EXECNS_CONSOLE:-$LOGS/console-$kernel.$$.log}
@@ -97,18 +118,20 @@ util_linux() {
 make_initramfs() {
 	local r=$work/root
 	mkdir -p "$r"/{bin,etc/execns,lib/modules,usr/local/bin,usr/local/lib/execns,root,proc,sys,dev,tmp}
-	cp /bin/busybox "$r/bin/busybox"
+	cp "$busybox" "$r/bin/busybox"
 	install -m 755 "$TOP/tests/guest/init" "$r/init"
 	install -m 644 "$TOP/tests/guest/lib.sh" "$r/usr/local/lib/execns/lib.sh"
 	install -m 755 "$TOP/tests/guest/run-tests" "$r/usr/local/bin/execns-run-tests"
-	cp "$TOP"/tests/guest/build/* "$r/usr/local/bin/"
-	util_linux "$r"
+	cp "$progs"/* "$r/usr/local/bin/"
+	# util-linux from the build root is x86_64: other guests skip that test.
+	[ "$arch" != x86_64 ] || util_linux "$r"
 	cp "$(kmod "$kernel")" "$r/lib/modules/execns.ko"
 	[ ! -d "$kd/modules" ] || cp -r "$kd/modules" "$r/lib/modules/extra"
 	printf '%s\n' "$mode" >"$r/etc/execns/mode"
 	printf '%s\n' "${PARAMS:-}" >"$r/etc/execns/params"
 	printf '%s\n' "$cmd" >"$r/etc/execns/cmd"
 	printf '%s\n' "$kernel" >"$r/etc/execns/kernel"
+	printf '%s\n' "$results_port" >"$r/etc/execns/results"
 	for f in $add; do
 		cp -r "$f" "$r/root/"
 	done
@@ -178,16 +201,31 @@ boot() {
 		-nographic -no-reboot -nodefaults -bios qboot.rom
 		-kernel "$kd/vmlinuz" -initrd "$work/initramfs.gz"
 		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 $level ${BOOTARGS:-}")
+	# arm64: QEMU's virt board under TCG (pauth-impdef: QEMU's cheap
+	# pointer-authentication hash; the architected one costs TCG dearly).
+	# It has one UART, the console; the results channel is a virtio
+	# console, hvc0 (Debian builds VIRTIO_PCI and VIRTIO_CONSOLE in).
+	local port=(-serial stdio) noport=(-serial null)
+	if [ "$arch" = arm64 ]; then
+		args=(qemu-system-aarch64 -M virt -accel tcg,thread=${EXECNS_TCG_THREAD:-single}
+			-cpu max,pauth-impdef=on -m "${EXECNS_MEM:-1G}" -smp "${EXECNS_SMP:-2}"
+			-nographic -no-reboot -nodefaults
+			-kernel "$kd/vmlinuz" -initrd "$work/initramfs.gz"
+			-append "console=ttyAMA0 panic=-1 oops=panic panic_on_warn=1 $level ${BOOTARGS:-}"
+			-device virtio-serial-pci)
+		port=(-chardev stdio,id=results -device virtconsole,chardev=results)
+		noport=(-chardev null,id=results -device virtconsole,chardev=results)
+	fi
 	# Extra QEMU options, word-split (e.g. "-icount shift=0,sleep=off").
 	# shellcheck disable=SC2206
 	[ -z "${EXECNS_QEMU_ARGS:-}" ] || args+=($EXECNS_QEMU_ARGS)
 	if [ "$mode" = shell ]; then
-		"${args[@]}" -serial stdio -serial null
+		"${args[@]}" -serial stdio "${noport[@]}"
 		return
 	fi
 	set +e
 	timeout --foreground -k 5 "${EXECNS_TIMEOUT:-600}" "${args[@]}" \
-		-serial "file:$console" -serial stdio </dev/null | tee "$results" | results_filter
+		-serial "file:$console" "${port[@]}" </dev/null | tee "$results" | results_filter
 	qemu_rc=${PIPESTATUS[0]}
 	set -e
 }

@@ -19,9 +19,11 @@ extern "C" {
 
 /*
  * The file this build reads: i386 code enters an x86_64 kernel through the
- * 32-bit syscall table, where the module has a slot of its own.
+ * 32-bit syscall table, where the module has a slot of its own, and so does
+ * 32-bit arm (AArch32) code on an arm64 kernel (the module has no port to
+ * 32-bit kernels).
  */
-#if defined(__i386__)
+#if defined(__i386__) || defined(__arm__)
 #define EXECNS_SYSFS_NR_FILE		EXECNS_SYSFS_COMPAT_SYSCALL_NR
 #else
 #define EXECNS_SYSFS_NR_FILE		EXECNS_SYSFS_SYSCALL_NR

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * arm64, with AArch32 (COMPAT) callers: everything execns does differently
+ * on this architecture (see x86/execns-arch.h for the shape).
+ *
+ * Syscalls: invoke_syscall() still calls through sys_call_table[nr](regs)
+ * (compat_sys_call_table for AArch32 tasks); every unused entry of both
+ * tables is the one function __arm64_sys_ni_syscall, so the slot's probe
+ * sees native and compat calls alike and tells them apart by
+ * is_compat_task().  Arguments: regs[0..5] for both ABIs (x0-x5, r0-r5);
+ * the number is syscallno (x8, or r7 for AArch32).
+ *
+ * ftrace: arm64 has DYNAMIC_FTRACE_WITH_ARGS but not WITH_REGS, so hooks
+ * get a struct ftrace_regs and no pt_regs; SAVE_REGS would make
+ * register_ftrace_function() fail.  ftrace_caller reloads the PC it
+ * returns to from the ftrace_regs (ret x9) and restores x0-x8 and the
+ * caller's LR, so setting that PC continues the hooked call in a function
+ * of the same signature, as livepatch's IP modification needs; RET sets no
+ * branch-target type, so BTI, if a kernel enabled it, does not apply.
+ *
+ * Kernel calls go through generic static calls (no HAVE_STATIC_CALL on
+ * arm64): an indirect BLR to the resolved address.  Debian's 6.12 arm64
+ * kernel has no ARM64_BTI_KERNEL, and where it is set GCC gives every
+ * global function a BTI C landing pad (arm64 has nothing like objtool's
+ * ENDBR sealing), so the indirect calls are safe there too.
+ */
+#ifndef _EXECNS_ARCH_H
+#define _EXECNS_ARCH_H
+
+#include <linux/build_bug.h>
+#include <linux/compat.h>
+#include <linux/ftrace.h>
+#include <linux/ptrace.h>
+
+#define EXECNS_ARCH_NAME		"arm64"
+#define EXECNS_ARCH_COMPAT_NAME		"AArch32"
+#define EXECNS_ARCH_HAS_COMPAT		IS_ENABLED(CONFIG_COMPAT)
+
+/* 400 lies in the generic table's unassigned 295-402 (arm64 uses it as is). */
+#define EXECNS_ARCH_SYSCALL_NR		400
+/* 223 is marked unused in arm's syscall.tbl (222 was tux). */
+#define EXECNS_ARCH_COMPAT_SYSCALL_NR	223
+
+#define EXECNS_ARCH_SYS_NI_SYSCALL	"__arm64_sys_ni_syscall"
+/* The same function fills the holes of the compat table. */
+#define EXECNS_ARCH_COMPAT_SYS_NI_SYSCALL "__arm64_sys_ni_syscall"
+#define EXECNS_ARCH_SYS_EXECVE		"__arm64_sys_execve"
+#define EXECNS_ARCH_COMPAT_SYS_EXECVE	"__arm64_compat_sys_execve"
+#define EXECNS_ARCH_SYS_CLOSE_RANGE	"__arm64_sys_close_range"
+#define EXECNS_ARCH_SYS_CALL_TABLE	"sys_call_table"
+#define EXECNS_ARCH_COMPAT_SYS_CALL_TABLE "compat_sys_call_table"
+
+static inline bool execns_arch_in_compat_syscall(void)
+{
+	return is_compat_task();
+}
+
+/* el0_svc_common() stores the (already 32-bit) number in syscallno. */
+static inline unsigned int execns_arch_syscall_nr(const struct pt_regs *uregs)
+{
+	return (u32)uregs->syscallno;
+}
+
+/*
+ * The syscall wrappers of both ABIs read regs[0..5]; regs[0] still holds
+ * the first argument while the syscall runs (the return value is written
+ * after it returns), as does orig_x0.
+ */
+static inline unsigned long *execns_arch_argp(struct pt_regs *regs, unsigned int n,
+					      bool compat)
+{
+	/* u64 and unsigned long are one type of storage on arm64. */
+	BUILD_BUG_ON(sizeof(regs->regs[0]) != sizeof(unsigned long));
+	return (unsigned long *)&regs->regs[n];
+}
+
+#define EXECNS_ARCH_HOOK_FLAGS		0
+
+static inline unsigned long execns_hook_arg0(struct ftrace_regs *fregs)
+{
+	return ftrace_regs_get_argument(fregs, 0);
+}
+
+static inline void execns_hook_redirect(struct ftrace_regs *fregs, void *target)
+{
+	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)target);
+}
+
+#endif /* _EXECNS_ARCH_H */

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * s390x, with 31-bit (COMPAT) callers where the kernel has them:
+ * everything execns does differently on this architecture (see
+ * x86/execns-arch.h for the shape).
+ *
+ * Syscalls: do_syscall() calls current->thread.sys_call_table[nr](regs)
+ * (sys_call_table_emu for 31-bit tasks); unused entries are
+ * __s390x_sys_ni_syscall, whose compat twin __s390_sys_ni_syscall is an
+ * alias of it, so the ABI is told by is_compat_task().  Arguments: the
+ * first in orig_gpr2 (gprs[2] becomes the return value), the others in
+ * gprs[3..7]; the number is the low 16 bits of int_code, which
+ * do_syscall() fills in from gpr1 for "svc 0".
+ *
+ * Probes: s390 has KPROBES_ON_FTRACE, so the slot's kprobe at the function
+ * entry is an ftrace callback whose pt_regs the trampoline returns
+ * through; setting its address (psw.addr) redirects as on x86.  Hooks
+ * save full pt_regs (DYNAMIC_FTRACE_WITH_REGS, as livepatch on s390).
+ * Kernel calls go through generic static calls (no HAVE_STATIC_CALL):
+ * indirect calls through the expoline thunks.
+ */
+#ifndef _EXECNS_ARCH_H
+#define _EXECNS_ARCH_H
+
+#include <linux/compat.h>
+#include <linux/ftrace.h>
+#include <linux/ptrace.h>
+
+#define EXECNS_ARCH_NAME		"s390x"
+#define EXECNS_ARCH_COMPAT_NAME		"s390 (31-bit)"
+#define EXECNS_ARCH_HAS_COMPAT		IS_ENABLED(CONFIG_COMPAT)
+
+/*
+ * 403-423 are the time64 calls of 32-bit ABIs: never 64-bit syscalls, so
+ * free in the s390x table for good (the counterpart of x86_64's 400).
+ */
+#define EXECNS_ARCH_SYSCALL_NR		403
+/* 387-391: "room for arch specific syscalls", unused in both tables. */
+#define EXECNS_ARCH_COMPAT_SYSCALL_NR	391
+
+#define EXECNS_ARCH_SYS_NI_SYSCALL	"__s390x_sys_ni_syscall"
+#define EXECNS_ARCH_COMPAT_SYS_NI_SYSCALL "__s390_sys_ni_syscall"
+#define EXECNS_ARCH_SYS_EXECVE		"__s390x_sys_execve"
+#define EXECNS_ARCH_COMPAT_SYS_EXECVE	"__s390_compat_sys_execve"
+#define EXECNS_ARCH_SYS_CLOSE_RANGE	"__s390x_sys_close_range"
+#define EXECNS_ARCH_SYS_CALL_TABLE	"sys_call_table"
+#define EXECNS_ARCH_COMPAT_SYS_CALL_TABLE "sys_call_table_emu"
+
+static inline bool execns_arch_in_compat_syscall(void)
+{
+	return is_compat_task();
+}
+
+static inline unsigned int execns_arch_syscall_nr(const struct pt_regs *uregs)
+{
+	return uregs->int_code & 0xffff;
+}
+
+/* The wrappers of both ABIs read orig_gpr2, then gprs[3..7]. */
+static inline unsigned long *execns_arch_argp(struct pt_regs *regs, unsigned int n,
+					      bool compat)
+{
+	return n ? &regs->gprs[n + 2] : &regs->orig_gpr2;
+}
+
+#define EXECNS_ARCH_HOOK_FLAGS		FTRACE_OPS_FL_SAVE_REGS
+
+static inline unsigned long execns_hook_arg0(struct ftrace_regs *fregs)
+{
+	return ftrace_get_regs(fregs)->gprs[2];
+}
+
+static inline void execns_hook_redirect(struct ftrace_regs *fregs, void *target)
+{
+	instruction_pointer_set(ftrace_get_regs(fregs), (unsigned long)target);
+}
+
+#endif /* _EXECNS_ARCH_H */

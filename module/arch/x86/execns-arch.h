@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * x86_64, with i386 (IA32 emulation) callers: everything execns does
+ * differently on this architecture.  Kbuild puts module/arch/$(SRCARCH) on
+ * the include path, so each port is one header of the same name.
+ *
+ * Syscalls: x86_64 dispatches through a switch in x64_sys_call() (and
+ * ia32_sys_call()); an unused number reaches __x64_sys_ni_syscall (or
+ * __ia32_sys_ni_syscall) with the caller's pt_regs.  Arguments: di, si, dx,
+ * r10, r8, r9; i386: bx, cx, dx, si, di, bp.  The number is orig_ax.
+ *
+ * ftrace hooks save full pt_regs (DYNAMIC_FTRACE_WITH_REGS): x86's
+ * ftrace_regs_caller returns to regs->ip, which is what a redirect sets.
+ */
+#ifndef _EXECNS_ARCH_H
+#define _EXECNS_ARCH_H
+
+#include <linux/ftrace.h>
+#include <linux/ptrace.h>
+#include <linux/stddef.h>
+#include <asm/syscall.h>
+
+#define EXECNS_ARCH_NAME		"x86_64"
+#define EXECNS_ARCH_COMPAT_NAME		"i386"
+/* Callers of the compat ABI exist (Debian builds IA32_EMULATION). */
+#define EXECNS_ARCH_HAS_COMPAT		true
+
+/* 400 lies in x86_64's unused 335-423 hole (kept free for the shared numbering). */
+#define EXECNS_ARCH_SYSCALL_NR		400
+/* 285 was reserved for sys_setaltroot and never used on i386. */
+#define EXECNS_ARCH_COMPAT_SYSCALL_NR	285
+
+#define EXECNS_ARCH_SYS_NI_SYSCALL	"__x64_sys_ni_syscall"
+#define EXECNS_ARCH_COMPAT_SYS_NI_SYSCALL "__ia32_sys_ni_syscall"
+#define EXECNS_ARCH_SYS_EXECVE		"__x64_sys_execve"
+#define EXECNS_ARCH_COMPAT_SYS_EXECVE	"__ia32_compat_sys_execve"
+#define EXECNS_ARCH_SYS_CLOSE_RANGE	"__x64_sys_close_range"
+/* Not read for dispatch since 2024, but still a mirror of the switch. */
+#define EXECNS_ARCH_SYS_CALL_TABLE	"sys_call_table"
+#define EXECNS_ARCH_COMPAT_SYS_CALL_TABLE "ia32_sys_call_table"
+
+/* Whether the syscall being served came from a compat (i386) caller. */
+static inline bool execns_arch_in_compat_syscall(void)
+{
+	return in_ia32_syscall();
+}
+
+/*
+ * The number the dispatcher was given, truncated to 32 bits as the
+ * dispatcher truncates it, so a value with stray upper bits matches exactly
+ * when it would have been dispatched to this slot.
+ */
+static inline unsigned int execns_arch_syscall_nr(const struct pt_regs *uregs)
+{
+	return (u32)uregs->orig_ax;
+}
+
+#define EXECNS_REG(r) offsetof(struct pt_regs, r)
+
+/* The register that holds syscall argument @n (0-5) of a caller's pt_regs. */
+static inline unsigned long *execns_arch_argp(struct pt_regs *regs, unsigned int n,
+					      bool compat)
+{
+	static const unsigned short off[2][6] = {
+		{ EXECNS_REG(di), EXECNS_REG(si), EXECNS_REG(dx),	/* x86_64 */
+		  EXECNS_REG(r10), EXECNS_REG(r8), EXECNS_REG(r9) },
+		{ EXECNS_REG(bx), EXECNS_REG(cx), EXECNS_REG(dx),	/* i386 */
+		  EXECNS_REG(si), EXECNS_REG(di), EXECNS_REG(bp) },
+	};
+
+	return (unsigned long *)((char *)regs + off[compat][n]);
+}
+
+#undef EXECNS_REG
+
+#define EXECNS_ARCH_HOOK_FLAGS		FTRACE_OPS_FL_SAVE_REGS
+
+/* The hooked function's first argument, at its entry. */
+static inline unsigned long execns_hook_arg0(struct ftrace_regs *fregs)
+{
+	return ftrace_get_regs(fregs)->di;
+}
+
+/*
+ * Continue the hooked call in @target (same signature).  The jump there is
+ * the trampoline's ret, which indirect-branch tracking does not check;
+ * @target is address-taken, so it keeps its ENDBR anyway.
+ */
+static inline void execns_hook_redirect(struct ftrace_regs *fregs, void *target)
+{
+	instruction_pointer_set(ftrace_get_regs(fregs), (unsigned long)target);
+}
+
+#endif /* _EXECNS_ARCH_H */
