@@ -279,7 +279,8 @@ done
 	echo
 	echo "### Hook costs"
 	echo
-	echo "What the uid hooks add per operation, in ns under TCG (the difference of"
+	echo "What the uid hooks add per operation, in guest ns (instructions under the"
+	echo "default icount clock; see the method) (the difference of"
 	echo "the getppid-normalised medians, scaled back by the outside getppid loop;"
 	echo "boot 1 / boot 2): \`inside\` is a task in a table against one outside with"
 	echo "the hooks disarmed, \`outside-armed\` a task outside while another table"
