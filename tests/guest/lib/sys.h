@@ -164,6 +164,14 @@ static inline long execns_nr(void)
 #define TEST_AUDIT_ARCH	AUDIT_ARCH_X86_64
 #elif defined(__i386__)
 #define TEST_AUDIT_ARCH	AUDIT_ARCH_I386
+#elif defined(__aarch64__)
+#define TEST_AUDIT_ARCH	AUDIT_ARCH_AARCH64
+#elif defined(__arm__)
+#define TEST_AUDIT_ARCH	AUDIT_ARCH_ARM
+#elif defined(__s390x__)
+#define TEST_AUDIT_ARCH	AUDIT_ARCH_S390X
+#else
+#error "no seccomp audit architecture for this target: add it here"
 #endif
 
 /*
