@@ -36,14 +36,14 @@ DKMS ?= dkms
 DKMS_SRCTREE ?= /usr/src
 DKMS_KERNEL ?= $(shell uname -r)
 DKMS_SRC := $(DKMS_SRCTREE)/execns-$(VERSION)
-DKMS_FILES := $(filter-out module/compat-probe.h,$(wildcard module/*.c module/*.h module/*.sh))
+DKMS_FILES := $(filter-out module/compat-probe.h,$(wildcard module/*.c module/*.h module/*.sh module/arch/*/*.h))
 dkms-install:
 	if [ -n "$$($(DKMS) status -m execns -v $(VERSION))" ]; then \
 		$(DKMS) remove -m execns -v $(VERSION) --all; fi
 	rm -rf $(DKMS_SRC)
-	mkdir -p $(DKMS_SRC)/module
+	mkdir -p $(DKMS_SRC)
 	cp Kbuild VERSION $(DKMS_SRC)/
-	cp $(DKMS_FILES) $(DKMS_SRC)/module/
+	cp --parents $(DKMS_FILES) $(DKMS_SRC)/
 	sed 's/@VERSION@/$(VERSION)/' dkms.conf >$(DKMS_SRC)/dkms.conf
 	$(DKMS) add -m execns -v $(VERSION)
 	$(DKMS) build -m execns -v $(VERSION) -k $(DKMS_KERNEL)
