@@ -33,14 +33,23 @@ tally() {
 	fi
 }
 
-# Static checks first: W=1, sparse and checkpatch.
-note "=== static checks ==="
-log=$LOGS/check-lint.$$.log
-set +e
-"$TOP/tests/harness/lint.sh" "$@" | tee "$log"
-rc=${PIPESTATUS[0]}
-set -e
-tally lint "$rc" "$log"
+# step NAME TITLE SCRIPT ARG...: run one of the harness's KTAP scripts,
+# its output on the terminal and tallied under NAME.
+step() {
+	local name=$1 title=$2 script=$3 log rc
+	shift 3
+	note "=== $title ==="
+	log=$LOGS/check-$name.$$.log
+	set +e
+	"$TOP/tests/harness/$script" "$@" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	tally "$name" "$rc" "$log"
+	note "$title: $p passed, $f failed, $s skipped (exit $rc)"
+}
+
+# Static checks first: W=1, sparse, IBT, hook sites, DKMS and checkpatch.
+step lint "static checks" lint.sh "$@"
 
 for k in "$@"; do
 	note "=== $k: $(kernel_desc "$k") ==="
@@ -66,32 +75,9 @@ for k in "$@"; do
 	fi
 
 	# Its own boot, and only where kmemleak is (skips at once elsewhere).
-	note "=== $k: kmemleak self-test ==="
-	set +e
-	log=$LOGS/check-leak-$k.$$.log
-	"$TOP/tests/harness/kmemleak-selftest.sh" "$k" 2>&1 | tee "$log"
-	rc=${PIPESTATUS[0]}
-	set -e
-	tally "$k-leak" "$rc" "$log"
-	note "$k kmemleak self-test: $p passed, $f failed, $s skipped (exit $rc)"
-
-	note "=== $k: SystemTap ==="
-	set +e
-	log=$LOGS/check-stap-$k.$$.log
-	"$TOP/tests/harness/stap-check.sh" "$k" 2>&1 | tee "$log"
-	rc=${PIPESTATUS[0]}
-	set -e
-	tally "$k-stap" "$rc" "$log"
-	note "$k SystemTap: $p passed, $f failed, $s skipped (exit $rc)"
-
-	note "=== $k: perf and bpftrace ==="
-	set +e
-	log=$LOGS/check-trace-$k.$$.log
-	"$TOP/tests/harness/trace-check.sh" "$k" 2>&1 | tee "$log"
-	rc=${PIPESTATUS[0]}
-	set -e
-	tally "$k-trace" "$rc" "$log"
-	note "$k perf and bpftrace: $p passed, $f failed, $s skipped (exit $rc)"
+	step "$k-leak" "$k: kmemleak self-test" kmemleak-selftest.sh "$k"
+	step "$k-stap" "$k: SystemTap" stap-check.sh "$k"
+	step "$k-trace" "$k: perf and bpftrace" trace-check.sh "$k"
 done
 [ -z "$bad" ] || note "failed on:$bad"
 echo "$pass passed, $fail failed, $skip skipped"
