@@ -102,11 +102,13 @@ static int lsns_parse(char *out, unsigned long ns[NR_TYPES], int quiet)
 {
 	char *line, *save, *last = NULL, type[16];
 	unsigned long ino;
-	int found = 0;
+	int found = 0, n;
 	size_t i;
 
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "%lu %15s", &ino, type) != 2) {
+		/* "NS TYPE" and nothing else; "PID: lsns: ..." is debug. */
+		n = 0;
+		if (sscanf(line, "%lu %15[a-z]%n", &ino, type, &n) != 2 || line[n]) {
 			if (strstr(line, "failed")) {
 				ksft_print_msg("  %s\n", last ? last : "");
 				ksft_print_msg("  %s\n", line);

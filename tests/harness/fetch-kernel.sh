@@ -5,8 +5,9 @@
 # configuration, unpack the vmlinuz into $EXECNS_CACHE/kernels/NAME, the
 # modules the guest tests load into $EXECNS_CACHE/kernels/NAME/modules
 # (decompressed: busybox insmod reads only plain .ko files), and install the
-# headers in the build root.  A cache from before modules/ existed gets it
-# on the next run.
+# headers in the build root; a foreign guest also gets its own busybox and
+# util-linux's lsns and nsenter.  A cache filled before one of those parts
+# existed gets it on the next run.
 #
 # A foreign architecture (arm64, s390x on this amd64 build root) is resolved
 # through a private apt state for that architecture inside the root
@@ -142,6 +143,66 @@ fetch_busybox() {
 	rm -rf "$ROOT$dl"
 }
 
+# The packages that hold a foreign guest's lsns and nsenter and every
+# library they load (readelf's NEEDED closure, checked below).
+UL_PKGS="util-linux libc6 libsmartcols1 libmount1 libblkid1 libselinux1 libpcre2-8-0 libsystemd0 libcap2"
+
+# needed ELF: the sonames ELF links against.
+needed() {
+	readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'
+}
+
+# ul_closure X R: copy into R, at their package paths, the loader and every
+# library the programs in R/bin need, found in the unpacked packages X.
+ul_closure() {
+	local x=$1 r=$2 todo seen=" " elf so f interp
+
+	interp=$(readelf -l "$r/bin/lsns" | sed -n 's/.*interpreter: \(.*\)\]$/\1/p')
+	f=$(find "$x" -name "${interp##*/}" \( -type f -o -type l \) -print -quit)
+	[ -n "$f" ] || die "no ${interp##*/} (lsns's loader) in $deb's libc6"
+	mkdir -p "$r/root${interp%/*}" && cp -L "$f" "$r/root$interp"
+	todo="$r/bin/lsns $r/bin/nsenter"
+	while [ -n "$todo" ]; do
+		elf=${todo%% *} && todo=${todo#"$elf"} && todo=${todo# }
+		for so in $(needed "$elf"); do
+			case $seen in *" $so "*) continue ;; esac
+			seen="$seen$so "
+			f=$(find "$x" -name "$so" \( -type f -o -type l \) -print -quit)
+			[ -n "$f" ] || die "$deb's lsns or nsenter needs $so, in none of: $UL_PKGS (add its package to UL_PKGS in fetch-kernel.sh)"
+			mkdir -p "$r/root$(dirname "${f#"$x"}")"
+			cp -L "$f" "$r/root${f#"$x"}"
+			todo="${todo:+$todo }$r/root${f#"$x"}"
+		done
+	done
+}
+
+# fetch_util_linux DIR: util-linux's lsns and nsenter for a foreign guest
+# (test-execns-lsns; an x86_64 guest gets the build root's own), the newest
+# of the kernel's suites: the programs in DIR/util-linux/bin, their loader
+# and libraries under DIR/util-linux/root, laid out as the guest's root.
+fetch_util_linux() {
+	local dir=$1 dl=/tmp/dl-$name-ul p v pkgs="" f t=$1/util-linux.tmp
+
+	for p in $UL_PKGS; do
+		v=$(newest "$p")
+		[ -n "$v" ] || die "no $p for $deb in suites '$suites'"
+		pkgs="$pkgs $p=$v"
+	done
+	rm -rf "$ROOT$dl" "$t" && mkdir -p "$ROOT$dl" "$t/bin"
+	logged "util-linux-$name.log" in_root sh -c "cd $dl && apt-get $APT_OPTS download$pkgs" ||
+		die "downloading util-linux for $deb failed (log: $LOGS/util-linux-$name.log)"
+	for f in "$ROOT$dl"/*.deb; do
+		dpkg-deb -x "$f" "$ROOT$dl/x" || die "cannot unpack $f"
+	done
+	for p in lsns nsenter; do
+		f=$(find "$ROOT$dl/x" -path "*bin/$p" -type f -print -quit)
+		[ -n "$f" ] || die "no $p in $deb's util-linux"
+		cp "$f" "$t/bin/"
+	done
+	ul_closure "$ROOT$dl/x" "$t"
+	rm -rf "$ROOT$dl" "$dir/util-linux" && mv "$t" "$dir/util-linux"
+}
+
 # dep PKG=VER PREFIX: the dependency of PKG=VER whose name starts with PREFIX.
 dep() {
 	# shellcheck disable=SC2086
@@ -214,6 +275,7 @@ fetch() {
 	keep_modules "$out.tmp/x" "$out.tmp/modules"
 	rm -rf "$out.tmp/x"
 	[ -z "$APT_OPTS" ] || fetch_busybox "$out.tmp"
+	[ -z "$APT_OPTS" ] || fetch_util_linux "$out.tmp"
 	printf '%s\n' "$abi" >"$out.tmp/release"
 	printf '%s\n' "$iver" >"$out.tmp/version"
 	# The compiler the headers were configured with, e.g. gcc-14.
@@ -226,11 +288,13 @@ main() {
 	# The debug kernel is built here, not fetched: same layout, its own script.
 	[ "$name" = debug ] && exec "$TOP/tests/harness/build-debug-kernel.sh"
 	if [ -s "$out/release" ] && [ -d "$ROOT/usr/src/linux-headers-$(cat "$out/release")" ]; then
-		[ -d "$out/modules" ] && { [ -z "$APT_OPTS" ] || [ -s "$out/busybox" ]; } && exit 0
+		[ -d "$out/modules" ] && { [ -z "$APT_OPTS" ] ||
+			{ [ -s "$out/busybox" ] && [ -d "$out/util-linux" ]; }; } && exit 0
 		exec 9>"$EXECNS_CACHE/.root.lock"
 		flock 9
 		[ -d "$out/modules" ] || refetch_modules
 		[ -z "$APT_OPTS" ] || [ -s "$out/busybox" ] || fetch_busybox "$out"
+		[ -z "$APT_OPTS" ] || [ -d "$out/util-linux" ] || { foreign_update && fetch_util_linux "$out"; }
 		exit 0
 	fi
 	"$TOP/tests/harness/buildroot.sh"

@@ -95,9 +95,10 @@ done
 work=$(mktemp -d /tmp/execns-vm.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# util_linux ROOT: util-linux's lsns and nsenter from the build root (it is
-# Priority: required, so debootstrap put it there), for test-execns-lsns,
-# with their shared libraries (ldd) and the loader at their own paths.  The
+# util_linux ROOT: an x86_64 guest's util-linux lsns and nsenter, from the
+# build root (it is Priority: required, so debootstrap put it there), for
+# test-execns-lsns, with their shared libraries (ldd) and the loader at
+# their own paths.  The
 # programs go to /usr/local/lib/execns/util-linux, apart from busybox's
 # nsenter applet.
 util_linux() {
@@ -123,8 +124,15 @@ make_initramfs() {
 	install -m 644 "$TOP/tests/guest/lib.sh" "$r/usr/local/lib/execns/lib.sh"
 	install -m 755 "$TOP/tests/guest/run-tests" "$r/usr/local/bin/execns-run-tests"
 	cp "$progs"/* "$r/usr/local/bin/"
-	# util-linux from the build root is x86_64: other guests skip that test.
-	[ "$arch" != x86_64 ] || util_linux "$r"
+	# The build root's util-linux is x86_64; another architecture's comes
+	# with its kernel (fetch-kernel.sh), laid out as a root.
+	if [ "$arch" = x86_64 ]; then
+		util_linux "$r"
+	elif [ -d "$kd/util-linux" ]; then
+		cp -a "$kd/util-linux/root/." "$r/"
+		mkdir -p "$r/usr/local/lib/execns/util-linux"
+		cp "$kd/util-linux/bin/"* "$r/usr/local/lib/execns/util-linux/"
+	fi
 	cp "$(kmod "$kernel")" "$r/lib/modules/execns.ko"
 	[ ! -d "$kd/modules" ] || cp -r "$kd/modules" "$r/lib/modules/extra"
 	printf '%s\n' "$mode" >"$r/etc/execns/mode"
