@@ -25,6 +25,9 @@
 #   clean, tainted) go to stderr.  So the status is right whatever CMD
 #   prints or leaves unfinished, and stdout gets exactly what CMD printed.
 # In shell mode the console is the terminal (kernel messages included).
+# arm64 and s390x have no second UART: their console is the board's one
+# UART (ttyAMA0) or SCLP's (ttysclp0), their results channel a virtio
+# console (hvc0).
 #
 # Environment: BOOTARGS (extra kernel arguments), PARAMS (insmod parameters),
 # EXECNS_TIMEOUT (seconds, default 600), EXECNS_ACCEL (kvm or tcg; probed),
