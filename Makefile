@@ -59,9 +59,9 @@ clean:
 
 # --- the kernel matrix (Debian stock kernels under QEMU) -------------------
 
-# The arm64 guest's QEMU only when an arm64 kernel is asked for.
+# A foreign guest's QEMU only when one of its kernels is asked for.
 deps:
-	@$(H)/deps.sh $(ARCH) $(if $(filter %-arm64,$(KERNEL)),arm64)
+	@$(H)/deps.sh $(ARCH) $(if $(filter %-arm64,$(KERNEL)),arm64) $(if $(filter %-s390x,$(KERNEL)),s390x)
 
 guest-progs: userspace
 	$(MAKE) -C tests/guest

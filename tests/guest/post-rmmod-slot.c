@@ -2,8 +2,8 @@
 /*
  * After rmmod: the syscall slots answer ENOSYS again, libexecns says
  * ENOSYS, and the CLI explains in one line that the module is not loaded.
- * Built for x86_64 and i386 (post-rmmod-slot-32), and for arm64 and
- * AArch32 (post-rmmod-slot-32 there).
+ * Built for x86_64 and i386 (post-rmmod-slot-32), for arm64 and
+ * AArch32 (post-rmmod-slot-32 there), and for s390x.
  */
 #include "lib/child.h"
 
@@ -16,6 +16,9 @@
 #elif defined(__aarch64__)
 #define ABI "arm64"
 #define SLOT 400
+#elif defined(__s390x__)
+#define ABI "s390x"
+#define SLOT 403
 #else
 #define ABI "x86_64"
 #define SLOT 400

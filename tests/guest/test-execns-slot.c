@@ -2,17 +2,18 @@
 /*
  * The syscall slots' ABI.  The module is reloaded with other numbers:
  *  - a number the running kernel's dispatcher does not hand to ni_syscall
- *    (x86_64 59 is execve; i386 400 is msgsnd; arm64 221 and AArch32 11
- *    are execve) or one past its table is refused at load, with one line
- *    naming it;
+ *    (x86_64 59 is execve; i386 400 is msgsnd; arm64 221, AArch32 11 and
+ *    s390x 11 are execve) or one past its table is refused at load, with
+ *    one line naming it;
  *  - with the native slot at A and the compat one at B (both unused on
- *    either ABI: 388 and 389 on x86, 249 and 254 on arm64), each ABI
+ *    either ABI: 388 and 389 on x86 and s390x, 249 and 254 on arm64), each ABI
  *    reaches execns on its own number only: the other ABI's number is
  *    ENOSYS, even where the kernel's two ni_syscall entries are one
  *    function (arm64 has one for both tables).
  * Built twice on x86: as a 64-bit program and as i386
- * (test-execns-slot-32).  The module is loaded again with the runner's
- * parameters at the end.
+ * (test-execns-slot-32).  A kernel without compat callers (s390x 7.x)
+ * checks no compat number: that refusal is skipped there.  The module is
+ * loaded again with the runner's parameters at the end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "lib/ktap.h"
+#include "lib/sys.h"
 
 #define KO	"/lib/modules/execns.ko"
 #define PARAMS	"/etc/execns/params"
@@ -35,6 +37,13 @@
 #define COMPAT_USED	"11"	/* execve */
 #define SLOT_A		249
 #define SLOT_B		254
+#elif defined(__s390x__)
+#define NATIVE		"s390x"
+#define COMPAT		"s390 (31-bit)"
+#define USED		"11"	/* execve */
+#define COMPAT_USED	"11"	/* execve */
+#define SLOT_A		388
+#define SLOT_B		389
 #else
 #define NATIVE		"x86_64"
 #define COMPAT		"i386"
@@ -130,8 +139,13 @@ int main(void)
 	ksft_test_result(unload() == 0, "the module unloads");
 
 	refused("syscall_nr=" USED, NATIVE " syscall number " USED " is not a free one");
-	refused("compat_syscall_nr=" COMPAT_USED,
-		COMPAT " syscall number " COMPAT_USED " is not a free one");
+	if (kernel_has_compat())
+		refused("compat_syscall_nr=" COMPAT_USED,
+			COMPAT " syscall number " COMPAT_USED " is not a free one");
+	else
+		ksft_test_result_code(KSFT_SKIP, "insmod compat_syscall_nr=" COMPAT_USED " is refused",
+				      "this kernel has no %s compat ABI, so no compat number is checked",
+				      COMPAT);
 	refused("syscall_nr=5000", NATIVE " syscall number 5000 is not a free one");
 
 	snprintf(own, sizeof(own), "syscall_nr=%d compat_syscall_nr=%d", SLOT_A, SLOT_B);

@@ -28,11 +28,18 @@ typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
 
 static char self[256];
 
-/* The vDSO's clock_gettime: x86's name, or arm64's. */
-#ifdef __aarch64__
+/* The vDSO's clock_gettime: x86's name, or arm64's and s390x's. */
+#if defined(__aarch64__) || defined(__s390x__)
 #define VDSO_CLOCK_GETTIME "__kernel_clock_gettime"
 #else
 #define VDSO_CLOCK_GETTIME "__vdso_clock_gettime"
+#endif
+
+/* DT_HASH's words: 64-bit on s390x (as on alpha), 32-bit elsewhere. */
+#ifdef __s390x__
+typedef Elf64_Xword hash_word;
+#else
+typedef Elf32_Word hash_word;
 #endif
 
 /*
@@ -60,7 +67,7 @@ static clock_gettime_fn vdso_clock_gettime(void)
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
 	const Elf64_Dyn *dyn = NULL;
 	const Elf64_Sym *sym = NULL;
-	const Elf32_Word *hash = NULL;
+	const hash_word *hash = NULL;
 	const char *str = NULL;
 	intptr_t bias = 0;
 	int have_load = 0;
@@ -84,7 +91,7 @@ static clock_gettime_fn vdso_clock_gettime(void)
 		else if (dyn->d_tag == DT_STRTAB)
 			str = (const char *)(bias + dyn->d_un.d_ptr);
 		else if (dyn->d_tag == DT_HASH)
-			hash = (const Elf32_Word *)(bias + dyn->d_un.d_ptr);
+			hash = (const hash_word *)(bias + dyn->d_un.d_ptr);
 	}
 	if (!sym || !str)
 		return NULL;

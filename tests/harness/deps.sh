@@ -3,13 +3,15 @@
 # Install what the host side of the harness needs, from Debian's packages,
 # when something is missing.  Quiet when everything is there.
 #
-# Usage: deps.sh [ARCH...]	(arm64 or all: also the arm64 guest's QEMU)
+# Usage: deps.sh [ARCH...]	(arm64, s390x or all: also that guest's QEMU)
 
 set -euo pipefail
 PKGS="qemu-system-x86 busybox-static cpio debootstrap gcc gcc-multilib make gzip util-linux binutils zstd xz-utils"
 for a in "$@"; do
 	case $a in
-	arm64|all) PKGS="$PKGS qemu-system-arm" ;;
+	arm64) PKGS="$PKGS qemu-system-arm" ;;
+	s390x) PKGS="$PKGS qemu-system-misc" ;;	# qemu-system-s390x
+	all) PKGS="$PKGS qemu-system-arm qemu-system-misc" ;;
 	esac
 done
 missing=

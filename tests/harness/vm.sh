@@ -25,6 +25,9 @@
 #   clean, tainted) go to stderr.  So the status is right whatever CMD
 #   prints or leaves unfinished, and stdout gets exactly what CMD printed.
 # In shell mode the console is the terminal (kernel messages included).
+# arm64 and s390x have no second UART: their console is the board's one
+# UART (ttyAMA0) or SCLP's (ttysclp0), their results channel a virtio
+# console (hvc0).
 #
 # Environment: BOOTARGS (extra kernel arguments), PARAMS (insmod parameters),
 # EXECNS_TIMEOUT (seconds, default 600), EXECNS_ACCEL (kvm or tcg; probed),
@@ -49,14 +52,18 @@ shell) cmd= add=${3:-} ;;
 esac
 kernel_field "$kernel" 1 >/dev/null
 arch=$(kernel_arch "$kernel")
-# Guests: x86_64 (qemu-system-x86_64) and arm64 (qemu-system-aarch64, TCG).
+# Guests: x86_64 (qemu-system-x86_64), arm64 (qemu-system-aarch64, TCG) and
+# s390x (qemu-system-s390x, TCG).
 case $arch in
 x86_64) ;;
 arm64)
 	command -v qemu-system-aarch64 >/dev/null ||
 		die "qemu-system-aarch64 is missing: run 'make deps ARCH=arm64' (Debian's qemu-system-arm)" ;;
+s390x)
+	command -v qemu-system-s390x >/dev/null ||
+		die "qemu-system-s390x is missing: run 'make deps ARCH=s390x' (Debian's qemu-system-misc)" ;;
 *)
-	die "KERNEL=$kernel: no $arch guest yet (issue 13); 'make kmod KERNEL=$kernel' and 'make lint KERNEL=$kernel' cover it" ;;
+	die "KERNEL=$kernel: no $arch guest (tests/kernels.conf: x86_64, arm64 or s390x)" ;;
 esac
 for f in $add; do
 	[ -e "$f" ] || die "ADD file '$f' does not exist"
@@ -66,7 +73,7 @@ kd=$(kdir "$kernel")
 # The guest's busybox and programs: the host's for x86_64, cross-built
 # (guest-cross.sh) and fetched (fetch-kernel.sh) for another architecture.
 progs=$TOP/tests/guest/build busybox=/bin/busybox results_port=/dev/ttyS1
-[ "$arch" != arm64 ] || results_port=/dev/hvc0
+[ "$arch" = x86_64 ] || results_port=/dev/hvc0
 if ! arch_native "$arch"; then
 	progs=$ROOT/build/$TREE/guest-$arch/tests/guest/build-$arch busybox=$kd/busybox
 fi
@@ -221,6 +228,22 @@ boot() {
 			-kernel "$kd/vmlinuz" -initrd "$work/initramfs.gz"
 			-append "console=ttyAMA0 panic=-1 oops=panic panic_on_warn=1 $level ${BOOTARGS:-}"
 			-device virtio-serial-pci)
+		port=(-chardev stdio,id=results -device virtconsole,chardev=results)
+		noport=(-chardev null,id=results -device virtconsole,chardev=results)
+	fi
+	# s390x: the virtio-ccw machine under TCG; -cpu max is QEMU's own
+	# model with every facility TCG emulates (vector included), above the
+	# z10 Debian builds for.  The "serial" port is the SCLP line-mode
+	# console (ttysclp0), the kernel log; the results channel is a virtio
+	# console on the CCW bus, hvc0 (Debian builds S390_GUEST, i.e.
+	# virtio-ccw, and VIRTIO_CONSOLE in).
+	if [ "$arch" = s390x ]; then
+		args=(qemu-system-s390x -M s390-ccw-virtio -accel tcg,thread=${EXECNS_TCG_THREAD:-single}
+			-cpu max -m "${EXECNS_MEM:-1G}" -smp "${EXECNS_SMP:-2}"
+			-nographic -no-reboot -nodefaults
+			-kernel "$kd/vmlinuz" -initrd "$work/initramfs.gz"
+			-append "console=ttysclp0 panic=-1 oops=panic panic_on_warn=1 $level ${BOOTARGS:-}"
+			-device virtio-serial-ccw)
 		port=(-chardev stdio,id=results -device virtconsole,chardev=results)
 		noport=(-chardev null,id=results -device virtconsole,chardev=results)
 	fi

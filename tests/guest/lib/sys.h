@@ -159,6 +159,37 @@ static inline long execns_nr(void)
 	return read_long(EXECNS_SYSFS_NR_FILE);
 }
 
+/* Whether /proc/kallsyms lists a symbol of this name (text or data). */
+static inline int kallsyms_has(const char *name)
+{
+	char line[512], sym[256];
+	FILE *f = fopen("/proc/kallsyms", "re");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %*s %255s", sym) == 1 && !strcmp(sym, name);
+	fclose(f);
+	return found;
+}
+
+/*
+ * Whether the running kernel takes calls of this architecture's compat ABI
+ * (i386 on x86_64, AArch32 on arm64, 31-bit s390 on s390x): the table the
+ * kernel dispatches them through is there.  Debian's x86_64 and arm64
+ * kernels always have it; s390x's 7.x have none (its 31-bit emulation is
+ * gone: no asm/compat.h in their headers).
+ */
+static inline int kernel_has_compat(void)
+{
+#if defined(__s390x__)
+	return kallsyms_has("sys_call_table_emu");
+#else
+	return 1;
+#endif
+}
+
 /* This program's system-call ABI, as seccomp names it. */
 #if defined(__x86_64__)
 #define TEST_AUDIT_ARCH	AUDIT_ARCH_X86_64
