@@ -172,7 +172,7 @@ int main(int argc, char **argv)
 	/* No "exec_errno" line (UT_NONE) is the exec that worked. */
 	ksft_test_result(ut_val(&o, "self") == 0 && ut_val(&o, "setup_errno") == UT_NONE &&
 			 ut_val(&o, "exec_errno") == UT_NONE && ut_exited_ok(&o),
-			 "RLIMIT_NPROC 1, real uid 1000 and back to 0 in the initial table: exec works (INIT_USER is exempt; exec errno %ld, none if 0)",
+			 "RLIMIT_NPROC 1, real uid 1000 and back to 0 in the initial table: exec works (INIT_USER is exempt; exec errno %ld)",
 			 ut_val(&o, "exec_errno") == UT_NONE ? 0 : ut_val(&o, "exec_errno"));
 	ut_in_table("nproc", NULL, &o);
 	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "table_after") == ut_val(&o, "self") &&
