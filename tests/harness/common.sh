@@ -75,6 +75,20 @@ arch_has_guest() { case $1 in x86_64|arm64|s390x) return 0 ;; esac; return 1; }
 
 kdir() { printf '%s/kernels/%s\n' "$EXECNS_CACHE" "$1"; }
 
+# prepare_guest KERNEL: what a boot of KERNEL needs built and fetched: the
+# kernel, execns.ko for it, and the guest's test programs (the host's for
+# x86_64, cross-built by guest-cross.sh for another architecture).
+prepare_guest() {
+	"$TOP/tests/harness/fetch-kernel.sh" "$1"
+	"$TOP/tests/harness/build-module.sh" "$1"
+	if arch_native "$(kernel_arch "$1")"; then
+		logged guest-progs.log make -C "$TOP" -s guest-progs ||
+			die "building the guest's test programs failed (log: $LOGS/guest-progs.log)"
+	else
+		"$TOP/tests/harness/guest-cross.sh" "$1" >/dev/null
+	fi
+}
+
 # Kernel arguments of the tracing guests (stap, perf, bpftrace).  SystemTap
 # and BPF drop an event that fires while one of their handlers already runs
 # on the same CPU, and user_structs are mostly freed from RCU callbacks in

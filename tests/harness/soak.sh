@@ -28,14 +28,7 @@ case $n in
 esac
 thread=${EXECNS_TCG_THREAD:-single}
 
-"$TOP/tests/harness/fetch-kernel.sh" "$kernel"
-"$TOP/tests/harness/build-module.sh" "$kernel"
-if arch_native "$(kernel_arch "$kernel")"; then
-	logged guest-progs.log make -C "$TOP" -s guest-progs ||
-		die "building the guest's test programs failed (log: $LOGS/guest-progs.log)"
-else
-	"$TOP/tests/harness/guest-cross.sh" "$kernel" >/dev/null
-fi
+prepare_guest "$kernel"
 . "$TOP/tests/guest/lib.sh"
 
 dir=$LOGS/soak-$kernel.$$

@@ -77,16 +77,7 @@ progs=$TOP/tests/guest/build busybox=/bin/busybox results_port=/dev/ttyS1
 if ! arch_native "$arch"; then
 	progs=$ROOT/build/$TREE/guest-$arch/tests/guest/build-$arch busybox=$kd/busybox
 fi
-if [ "${EXECNS_PREBUILT:-}" != 1 ]; then
-	"$TOP/tests/harness/fetch-kernel.sh" "$kernel"
-	"$TOP/tests/harness/build-module.sh" "$kernel"
-	if arch_native "$arch"; then
-		logged guest-progs.log make -C "$TOP" -s guest-progs ||
-			die "building the guest's test programs failed (log: $LOGS/guest-progs.log)"
-	else
-		"$TOP/tests/harness/guest-cross.sh" "$kernel" >/dev/null
-	fi
-fi
+[ "${EXECNS_PREBUILT:-}" = 1 ] || prepare_guest "$kernel"
 
 # One log per channel and run (runs of one kernel may overlap);
 # console-KERNEL.log and results-KERNEL.log point at the latest.
@@ -210,40 +201,36 @@ boot() {
 	# a shell's terminal gets warnings and worse only.
 	local level=loglevel=7
 	[ "$mode" = shell ] && level=quiet
-	# qboot (QEMU's minimal firmware) boots -kernel straight away and,
-	# unlike SeaBIOS, writes nothing on the console.
-	local args=(qemu-system-x86_64 -accel "$a" -cpu "$cpu" -m "${EXECNS_MEM:-1G}" -smp "${EXECNS_SMP:-2}"
-		-nographic -no-reboot -nodefaults -bios qboot.rom
-		-kernel "$kd/vmlinuz" -initrd "$work/initramfs.gz"
-		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 $level ${BOOTARGS:-}")
+	# The machine per architecture; con is its console, the kernel log.
+	# x86_64: qboot (QEMU's minimal firmware) boots -kernel straight away
+	# and, unlike SeaBIOS, writes nothing on the console; the results
+	# channel is the second UART, ttyS1.
 	# arm64: QEMU's virt board under TCG (pauth-impdef: QEMU's cheap
 	# pointer-authentication hash; the architected one costs TCG dearly).
-	# It has one UART, the console; the results channel is a virtio
-	# console, hvc0 (Debian builds VIRTIO_PCI and VIRTIO_CONSOLE in).
-	local port=(-serial stdio) noport=(-serial null)
-	if [ "$arch" = arm64 ]; then
-		args=(qemu-system-aarch64 -M virt -accel tcg,thread=${EXECNS_TCG_THREAD:-single}
-			-cpu max,pauth-impdef=on -m "${EXECNS_MEM:-1G}" -smp "${EXECNS_SMP:-2}"
-			-nographic -no-reboot -nodefaults
-			-kernel "$kd/vmlinuz" -initrd "$work/initramfs.gz"
-			-append "console=ttyAMA0 panic=-1 oops=panic panic_on_warn=1 $level ${BOOTARGS:-}"
-			-device virtio-serial-pci)
-		port=(-chardev stdio,id=results -device virtconsole,chardev=results)
-		noport=(-chardev null,id=results -device virtconsole,chardev=results)
-	fi
+	# It has one UART, the console (ttyAMA0).
 	# s390x: the virtio-ccw machine under TCG; -cpu max is QEMU's own
 	# model with every facility TCG emulates (vector included), above the
-	# z10 Debian builds for.  The "serial" port is the SCLP line-mode
-	# console (ttysclp0), the kernel log; the results channel is a virtio
-	# console on the CCW bus, hvc0 (Debian builds S390_GUEST, i.e.
-	# virtio-ccw, and VIRTIO_CONSOLE in).
-	if [ "$arch" = s390x ]; then
-		args=(qemu-system-s390x -M s390-ccw-virtio -accel tcg,thread=${EXECNS_TCG_THREAD:-single}
-			-cpu max -m "${EXECNS_MEM:-1G}" -smp "${EXECNS_SMP:-2}"
-			-nographic -no-reboot -nodefaults
-			-kernel "$kd/vmlinuz" -initrd "$work/initramfs.gz"
-			-append "console=ttysclp0 panic=-1 oops=panic panic_on_warn=1 $level ${BOOTARGS:-}"
-			-device virtio-serial-ccw)
+	# z10 Debian builds for; the console is the SCLP line-mode one
+	# (ttysclp0).
+	# Those two have their results channel on a virtio console, hvc0
+	# (Debian builds VIRTIO_CONSOLE in, and VIRTIO_PCI on arm64,
+	# S390_GUEST, i.e. virtio-ccw, on s390x).
+	local machine con vser=
+	local tcg=tcg,thread=${EXECNS_TCG_THREAD:-single}
+	case $arch in
+	arm64) machine=(qemu-system-aarch64 -M virt -accel "$tcg" -cpu max,pauth-impdef=on)
+		con=ttyAMA0 vser=virtio-serial-pci ;;
+	s390x) machine=(qemu-system-s390x -M s390-ccw-virtio -accel "$tcg" -cpu max)
+		con=ttysclp0 vser=virtio-serial-ccw ;;
+	*) machine=(qemu-system-x86_64 -accel "$a" -cpu "$cpu" -bios qboot.rom) con=ttyS0 ;;
+	esac
+	local args=("${machine[@]}" -m "${EXECNS_MEM:-1G}" -smp "${EXECNS_SMP:-2}"
+		-nographic -no-reboot -nodefaults
+		-kernel "$kd/vmlinuz" -initrd "$work/initramfs.gz"
+		-append "console=$con panic=-1 oops=panic panic_on_warn=1 $level ${BOOTARGS:-}")
+	local port=(-serial stdio) noport=(-serial null)
+	if [ -n "$vser" ]; then
+		args+=(-device "$vser")
 		port=(-chardev stdio,id=results -device virtconsole,chardev=results)
 		noport=(-chardev null,id=results -device virtconsole,chardev=results)
 	fi
