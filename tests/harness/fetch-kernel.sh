@@ -164,6 +164,18 @@ pin_suites() {
 	printf 'Package: *\nPin: origin "*"\nPin-Priority: -1\n' >>"$1"
 }
 
+# lib_path X SONAME: SONAME under X in a directory the loader searches
+# (lib, usr/lib, lib64, usr/lib64 and their multiarch subdirectories): the
+# same name elsewhere, e.g. usr/lib/llvm-21/lib/libclang-21.so.21 behind
+# usr/lib/s390x-linux-gnu's link to it, is not where the guest's loader
+# looks.
+lib_path() {
+	find "$1" -name "$2" \( -type f -o -type l \) | awk -v x="$1" '{
+		d = substr($0, length(x) + 1); sub(/\/[^\/]*$/, "", d)
+		if (!found && d ~ /^\/(usr\/)?lib(64)?(\/[^\/]*-linux-gnu[^\/]*)?$/) { print; found = 1 }
+	}'
+}
+
 # closure X R PROG...: copy into R/root, at their package paths, the loader
 # and every library the programs R/bin/PROG need (readelf's NEEDED
 # closure), found in the unpacked packages X.
@@ -183,8 +195,8 @@ closure() {
 		for so in $(needed "$elf"); do
 			case $seen in *" $so "*) continue ;; esac
 			seen="$seen$so "
-			f=$(find "$x" -name "$so" \( -type f -o -type l \) -print -quit)
-			[ -n "$f" ] || die "$deb's $*: $so is in no package their dependencies name (log: $LOGS/programs-$name.log)"
+			f=$(lib_path "$x" "$so")
+			[ -n "$f" ] || die "$deb's $*: $so is in no library directory of the packages their dependencies name (log: $LOGS/programs-$name.log)"
 			mkdir -p "$r/root$(dirname "${f#"$x"}")"
 			cp -L "$f" "$r/root${f#"$x"}"
 			todo="${todo:+$todo }$r/root${f#"$x"}"

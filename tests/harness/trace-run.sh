@@ -59,6 +59,11 @@ foreign_tools() {
 mkdir -p "$work/x/usr/local/bin" "$work/x/root/trace" "$work/x/etc"
 if ! arch_native "$(kernel_arch "$kernel")"; then
 	foreign_tools
+	# The initramfs is unpacked into a tmpfs of at most half the RAM:
+	# unstable's s390x tools (LLVM 21) are 331 MB, and with 1 GiB its
+	# unpacking failed ("Initramfs unpacking failed: write error").
+	: "${EXECNS_MEM:=2G}"
+	export EXECNS_MEM
 else
 	tools
 	case $tool in
