@@ -99,6 +99,16 @@ prepare_guest() {
 # kernels ignore the unknown dotted parameter.
 TRACE_BOOTARGS="rcu_nocbs=all rcutree.enable_rcu_lazy=0"
 
+# Why stap-check.sh skips an arm64 or s390x kernel (check.sh and
+# docs/tracing.md say the same).  Not Debian's tools: systemtap 5.6 in the
+# build root cross-builds a module for such a kernel (stap -a arm64 -B
+# CROSS_COMPILE=aarch64-linux-gnu-: a begin probe for trixie-arm64 built in
+# 79 s).  The harness lacks the rest: stap-run.sh passes no cross options,
+# has no symbol table of a foreign kernel (its nokaslr System.map boot is
+# x86_64-only) and copies the build root's x86_64 staprun and stapio, where
+# the guest needs its own architecture's systemtap-runtime 5.6.
+STAP_FOREIGN_SKIP="SystemTap not wired for arm64/s390x guests yet: stap 5.6 cross-builds for them, but stap-run.sh has no cross options, no foreign System.map and no foreign staprun/stapio"
+
 # Module objects and the built execns.ko belong to one source tree, so two
 # checkouts (git worktrees) can test different sources at once.
 TREE=$(printf '%s' "$TOP" | md5sum | cut -c1-8)

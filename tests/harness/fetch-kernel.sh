@@ -22,10 +22,12 @@
 # compiler their .config names.
 #
 # Usage: fetch-kernel.sh NAME	(prints nothing on a warm cache)
+#        fetch-kernel.sh NAME trace-tools	(a foreign kernel's perf and
+#        bpftrace, for the trace checks, in $EXECNS_CACHE/kernels/NAME/trace-tools)
 
 . "$(dirname "$0")/common.sh"
 
-name=${1:?usage: fetch-kernel.sh NAME}
+name=${1:?usage: fetch-kernel.sh NAME [trace-tools]}
 suites=$(kernel_field "$name" 3)
 arch=$(kernel_arch "$name")
 deb=$(arch_deb "$arch")
@@ -143,32 +145,58 @@ fetch_busybox() {
 	rm -rf "$ROOT$dl"
 }
 
-# The packages that hold a foreign guest's lsns and nsenter and every
-# library they load (readelf's NEEDED closure, checked below).
-UL_PKGS="util-linux libc6 libsmartcols1 libmount1 libblkid1 libselinux1 libpcre2-8-0 libsystemd0 libcap2"
-
 # needed ELF: the sonames ELF links against.
 needed() {
 	readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'
 }
 
-# ul_closure X R: copy into R, at their package paths, the loader and every
-# library the programs in R/bin need, found in the unpacked packages X.
-ul_closure() {
-	local x=$1 r=$2 todo seen=" " elf so f interp
+# pin_suites FILE: an apt preferences file that makes the kernel's suites
+# ($suites) the only candidates, so that apt-cache depends --recurse and
+# apt-get download resolve a foreign guest's programs as that release has
+# them (e.g. trixie's linux-perf for trixie's kernel), whatever else the
+# private lists hold.
+pin_suites() {
+	local s
+	for s in ${suites//,/ }; do
+		printf 'Package: *\nPin: release n=%s\nPin-Priority: 990\n\n' "$s"
+		printf 'Package: *\nPin: release a=%s\nPin-Priority: 990\n\n' "$s"
+	done >"$1"
+	printf 'Package: *\nPin: origin "*"\nPin-Priority: -1\n' >>"$1"
+}
 
-	interp=$(readelf -l "$r/bin/lsns" | sed -n 's/.*interpreter: \(.*\)\]$/\1/p')
+# lib_path X SONAME: SONAME under X in a directory the loader searches
+# (lib, usr/lib, lib64, usr/lib64 and their multiarch subdirectories): the
+# same name elsewhere, e.g. usr/lib/llvm-21/lib/libclang-21.so.21 behind
+# usr/lib/s390x-linux-gnu's link to it, is not where the guest's loader
+# looks.
+lib_path() {
+	find "$1" -name "$2" \( -type f -o -type l \) | awk -v x="$1" '{
+		d = substr($0, length(x) + 1); sub(/\/[^\/]*$/, "", d)
+		if (!found && d ~ /^\/(usr\/)?lib(64)?(\/[^\/]*-linux-gnu[^\/]*)?$/) { print; found = 1 }
+	}'
+}
+
+# closure X R PROG...: copy into R/root, at their package paths, the loader
+# and every library the programs R/bin/PROG need (readelf's NEEDED
+# closure), found in the unpacked packages X.
+closure() {
+	local x=$1 r=$2 todo="" seen=" " elf so f interp p
+	shift 2
+
+	interp=$(readelf -l "$r/bin/$1" | sed -n 's/.*interpreter: \(.*\)\]$/\1/p')
 	f=$(find "$x" -name "${interp##*/}" \( -type f -o -type l \) -print -quit)
-	[ -n "$f" ] || die "no ${interp##*/} (lsns's loader) in $deb's libc6"
+	[ -n "$f" ] || die "no ${interp##*/} ($1's loader) in $deb's libc6"
 	mkdir -p "$r/root${interp%/*}" && cp -L "$f" "$r/root$interp"
-	todo="$r/bin/lsns $r/bin/nsenter"
+	for p in "$@"; do
+		todo="${todo:+$todo }$r/bin/$p"
+	done
 	while [ -n "$todo" ]; do
 		elf=${todo%% *} && todo=${todo#"$elf"} && todo=${todo# }
 		for so in $(needed "$elf"); do
 			case $seen in *" $so "*) continue ;; esac
 			seen="$seen$so "
-			f=$(find "$x" -name "$so" \( -type f -o -type l \) -print -quit)
-			[ -n "$f" ] || die "$deb's lsns or nsenter needs $so, in none of: $UL_PKGS (add its package to UL_PKGS in fetch-kernel.sh)"
+			f=$(lib_path "$x" "$so")
+			[ -n "$f" ] || die "$deb's $*: $so is in no library directory of the packages their dependencies name (log: $LOGS/programs-$name.log)"
 			mkdir -p "$r/root$(dirname "${f#"$x"}")"
 			cp -L "$f" "$r/root${f#"$x"}"
 			todo="${todo:+$todo }$r/root${f#"$x"}"
@@ -176,32 +204,52 @@ ul_closure() {
 	done
 }
 
-# fetch_util_linux DIR: util-linux's lsns and nsenter for a foreign guest
-# (test-execns-lsns; an x86_64 guest gets the build root's own), the newest
-# of the kernel's suites: the programs in DIR/util-linux/bin, their loader
-# and libraries under DIR/util-linux/root, laid out as the guest's root.
-fetch_util_linux() {
-	local dir=$1 dl=/tmp/dl-$name-ul p v pkgs="" f t=$1/util-linux.tmp
+# fetch_programs DIR "PKGS" PROG...: programs of a foreign architecture for
+# its guest (the build root's are x86_64).  PKGS and every package they
+# depend on (apt-cache depends --recurse, real packages only), as the
+# kernel's suites have them, are downloaded and unpacked; each PROG (found
+# as */bin/PROG or */sbin/PROG) goes to DIR/bin, its loader and libraries
+# under DIR/root at their own paths, laid out as the guest's root.
+fetch_programs() {
+	local dir=$1 pkgs=$2 dl=/tmp/dl-$name-progs p f t=$1.tmp log=programs-$name.log
+	local opts="$APT_OPTS -o Dir::Etc::preferences=$dl/prefs -o Dir::Etc::preferencesparts=$dl/none"
+	shift 2
 
-	for p in $UL_PKGS; do
-		v=$(newest "$p")
-		[ -n "$v" ] || die "no $p for $deb in suites '$suites'"
-		pkgs="$pkgs $p=$v"
+	rm -rf "$ROOT$dl" "$t" && mkdir -p "$ROOT$dl/none" "$t/bin"
+	pin_suites "$ROOT$dl/prefs"
+	# shellcheck disable=SC2086
+	in_root apt-cache $opts depends --recurse --no-recommends --no-suggests --no-conflicts \
+		--no-breaks --no-replaces --no-enhances $pkgs 2>"$LOGS/$log" |
+		awk '/^[^ <]/ { print $1 }' | sort -u >"$ROOT$dl/pkgs" ||
+		die "resolving $pkgs for $deb failed (log: $LOGS/$log)"
+	for p in $pkgs; do
+		grep -qx "$p" "$ROOT$dl/pkgs" || die "no $p for $deb in suites '$suites' (log: $LOGS/$log)"
 	done
-	rm -rf "$ROOT$dl" "$t" && mkdir -p "$ROOT$dl" "$t/bin"
-	logged "util-linux-$name.log" in_root sh -c "cd $dl && apt-get $APT_OPTS download$pkgs" ||
-		die "downloading util-linux for $deb failed (log: $LOGS/util-linux-$name.log)"
+	logged "$log" in_root sh -c "cd $dl && xargs apt-get $opts download <pkgs" ||
+		die "downloading $pkgs and their dependencies for $deb failed (log: $LOGS/$log)"
 	for f in "$ROOT$dl"/*.deb; do
 		dpkg-deb -x "$f" "$ROOT$dl/x" || die "cannot unpack $f"
 	done
-	for p in lsns nsenter; do
-		f=$(find "$ROOT$dl/x" -path "*bin/$p" -type f -print -quit)
-		[ -n "$f" ] || die "no $p in $deb's util-linux"
+	for p in "$@"; do
+		f=$(find "$ROOT$dl/x" \( -path "*/bin/$p" -o -path "*/sbin/$p" \) -type f -print -quit)
+		[ -n "$f" ] || die "no $p in $deb's $pkgs"
 		cp "$f" "$t/bin/"
 	done
-	ul_closure "$ROOT$dl/x" "$t"
-	rm -rf "$ROOT$dl" "$dir/util-linux" && mv "$t" "$dir/util-linux"
+	closure "$ROOT$dl/x" "$t" "$@"
+	rm -rf "$ROOT$dl" "$dir" && mv "$t" "$dir"
 }
+
+# fetch_util_linux DIR: util-linux's lsns and nsenter for a foreign guest
+# (test-execns-lsns; an x86_64 guest gets the build root's own), in
+# DIR/util-linux.
+fetch_util_linux() { fetch_programs "$1/util-linux" util-linux lsns nsenter; }
+
+# fetch_trace_tools DIR: perf and bpftrace for a foreign guest's trace
+# checks (an x86_64 guest gets the build root's own), in DIR/trace-tools;
+# fetched only when a trace check first needs them.  Debian's linux-perf
+# is one package for every kernel of a release: the kernel's suites give
+# the one built from its own source.
+fetch_trace_tools() { fetch_programs "$1/trace-tools" "linux-perf bpftrace" perf bpftrace; }
 
 # dep PKG=VER PREFIX: the dependency of PKG=VER whose name starts with PREFIX.
 dep() {
@@ -284,9 +332,24 @@ fetch() {
 	rm -rf "$out" && mv "$out.tmp" "$out"
 }
 
+# trace_tools: perf and bpftrace for the fetched foreign kernel (once).
+trace_tools() {
+	[ -n "$APT_OPTS" ] || die "fetch-kernel.sh: $name's perf and bpftrace come from the build root, not from here"
+	[ -s "$out/release" ] || die "fetch-kernel.sh: fetch $name first (make fetch KERNEL=$name)"
+	[ -d "$out/trace-tools" ] && exit 0
+	exec 9>"$EXECNS_CACHE/.root.lock"
+	flock 9
+	[ -d "$out/trace-tools" ] && exit 0
+	note "fetching $name: $deb perf and bpftrace of suites '$suites'"
+	foreign_update
+	fetch_trace_tools "$out"
+	exit 0
+}
+
 main() {
 	# The debug kernel is built here, not fetched: same layout, its own script.
 	[ "$name" = debug ] && exec "$TOP/tests/harness/build-debug-kernel.sh"
+	[ "${2:-}" != trace-tools ] || trace_tools
 	if [ -s "$out/release" ] && [ -d "$ROOT/usr/src/linux-headers-$(cat "$out/release")" ]; then
 		[ -d "$out/modules" ] && { [ -z "$APT_OPTS" ] ||
 			{ [ -s "$out/busybox" ] && [ -d "$out/util-linux" ]; }; } && exit 0

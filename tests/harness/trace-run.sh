@@ -4,8 +4,10 @@
 # the module loaded, and print the tool's output: perf (perf stat -a -e
 # 'execns:*'), bpftrace (trace/uidacct.bt, or BT=FILE) or stap (stap-run.sh
 # with SCRIPT, default stap/uidacct.stp).  perf and bpftrace are Debian's,
-# from the build root (installed there on first use), copied into the
-# initramfs with their shared libraries.
+# copied into the initramfs with their shared libraries: for an x86_64
+# kernel the build root's (installed there on first use), for arm64 and
+# s390x the kernel's architecture's, of its own suites (fetch-kernel.sh
+# NAME trace-tools, once per kernel).
 #
 # Usage: trace-run.sh KERNEL TOOL "CMD" ["ADD FILES"]
 # Environment: TRACE_GUEST_CMD (run this in the guest instead, e.g.
@@ -43,13 +45,33 @@ copy() {
 	done
 }
 
-tools
+# foreign_tools: a foreign kernel's perf and bpftrace (both, whatever
+# TOOL is: they come as one fetch), in the guest's /usr/local/bin.
+foreign_tools() {
+	local t
+	"$TOP/tests/harness/fetch-kernel.sh" "$kernel"
+	"$TOP/tests/harness/fetch-kernel.sh" "$kernel" trace-tools
+	t=$(kdir "$kernel")/trace-tools
+	cp -a "$t/root/." "$work/x/"
+	cp "$t/bin/"* "$work/x/usr/local/bin/"
+}
+
 mkdir -p "$work/x/usr/local/bin" "$work/x/root/trace" "$work/x/etc"
-case $tool in
-perf) copy /usr/bin/perf ;;
-bpftrace) copy /usr/bin/bpftrace ;;
-all) copy /usr/bin/perf /usr/bin/bpftrace ;;
-esac
+if ! arch_native "$(kernel_arch "$kernel")"; then
+	foreign_tools
+	# The initramfs is unpacked into a tmpfs of at most half the RAM:
+	# unstable's s390x tools (LLVM 21) are 331 MB, and with 1 GiB its
+	# unpacking failed ("Initramfs unpacking failed: write error").
+	: "${EXECNS_MEM:=2G}"
+	export EXECNS_MEM
+else
+	tools
+	case $tool in
+	perf) copy /usr/bin/perf ;;
+	bpftrace) copy /usr/bin/bpftrace ;;
+	all) copy /usr/bin/perf /usr/bin/bpftrace ;;
+	esac
+fi
 cp "$TOP"/trace/*.bt "$work/x/root/trace/"
 [ -z "${BT:-}" ] || cp "$BT" "$work/x/root/trace/user.bt"
 install -m 755 "$TOP/tests/guest/trace/trace-guest.sh" "$work/x/usr/local/bin/execns-trace"

@@ -81,21 +81,31 @@ else
 		skip "bpftrace: tables" "bpftrace does not run here"
 	else
 		expect /tmp/work-bt.out
+		# uidacct.bt's last report (END's), from its "uidacct:" line:
+		# "@alloc[T, U]: N" and so on, as "T U ALLOC FREE LIVE" rows.
+		awk '/uidacct: per/ { delete a; delete f; delete l; delete k; n = 0 }
+			/^@(alloc|free|live)\[[0-9]+, [0-9]+\]: -?[0-9]+$/ {
+				m = $1; sub(/\[.*/, "", m); key = $0; sub(/^[^[]*\[/, "", key)
+				sub(/\].*/, "", key); sub(/, /, " ", key)
+				if (!(key in k)) { k[key] = 1; order[++n] = key }
+				if (m == "@alloc") a[key] = $NF; else if (m == "@free") f[key] = $NF; else l[key] = $NF
+			}
+			END { for (i = 1; i <= n; i++) print order[i], a[order[i]] + 0, f[order[i]] + 0, l[order[i]] + 0 }' \
+			/tmp/trace-bt.out >/tmp/trace-bt.rows
+		sed 's/^/# row: /' /tmp/trace-bt.rows
 		ok=0
 		[ "$ntables" -eq 3 ] || ok=1
 		for t in $tables; do
 			for u in $(sed -n "s/^# table $t uids //p" /tmp/work-bt.out); do
-				# TABLE UID ALLOC FREE FIND LIVE ...
-				awk -v t="$t" -v u="$u" '$1 == t && $2 == u && $3 == 1 && $4 == 1 && $6 == 0 { f = 1 } END { exit !f }' \
-					/tmp/trace-bt.out || { echo "# table $t uid $u: not one alloc and one free"; ok=1; }
+				# TABLE UID ALLOC FREE LIVE
+				awk -v t="$t" -v u="$u" '$1 == t && $2 == u && $3 == 1 && $4 == 1 && $5 == 0 { f = 1 } END { exit !f }' \
+					/tmp/trace-bt.rows || { echo "# table $t uid $u: not one alloc and one free"; ok=1; }
 			done
 		done
-		rows=$(awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && NF == 9' /tmp/trace-bt.out | sort -u | wc -l)
-		# The last report (END) repeats the interval ones: count its rows.
-		last=$(awk '/^ *TABLE/ { n = 0 } $1 ~ /^[0-9]+$/ && NF == 9 { n++ } END { print n + 0 }' /tmp/trace-bt.out)
-		[ "$last" -eq "$nuids" ] || { echo "# $last rows, want $nuids"; ok=1; }
+		rows=$(wc -l </tmp/trace-bt.rows)
+		[ "$rows" -eq "$nuids" ] || { echo "# $rows (table, uid) in the last report, want $nuids"; ok=1; }
 		[ $rc -eq 0 ] || ok=1
-		result $ok "bpftrace uidacct.bt: each of the $nuids (table, uid) allocated once and freed once ($rows rows seen)"
+		result $ok "bpftrace uidacct.bt: each of the $nuids (table, uid) allocated once and freed once ($rows in the last report)"
 		grep -q "^tables created $ntables destroyed $ntables\$" /tmp/trace-bt.out
 		result $? "bpftrace uidacct.bt: $ntables tables created and destroyed"
 	fi

@@ -27,16 +27,18 @@ bpftrace)
 	[ -f /root/trace/user.bt ] && bt=/root/trace/user.bt
 	bpftrace "$bt" >"$out" 2>"$out.err" &
 	pid=$!
-	# Attached once it prints its "Attached N probes" line: under
+	# Attached once it prints its "Attached N probes" line (0.27), or
+	# its first report (the interval probe, 5 s after attaching: 0.23
+	# prints only "Attaching N probes..." before it attaches): under
 	# TCG, building the BPF programs takes bpftrace tens of seconds.
 	i=0
-	while ! grep -q Attached "$out" "$out.err" 2>/dev/null && [ $i -lt 3000 ]; do
+	while ! grep -qE 'Attached|TABLE' "$out" "$out.err" 2>/dev/null && [ $i -lt 3000 ]; do
 		kill -0 $pid 2>/dev/null || break
 		sleep 0.1
 		i=$((i + 1))
 	done
 	echo "execns-trace: bpftrace attached after $((i / 10)) s"
-	if ! kill -0 $pid 2>/dev/null || ! grep -q Attached "$out" "$out.err"; then
+	if ! kill -0 $pid 2>/dev/null || ! grep -qE 'Attached|TABLE' "$out" "$out.err"; then
 		kill -INT $pid 2>/dev/null
 		echo "execns-trace: bpftrace failed:"
 		cat "$out" "$out.err"
