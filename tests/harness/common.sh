@@ -69,10 +69,6 @@ arch_cross() {
 # x86_64): its guest programs are the host's, and the x86-only checks apply.
 arch_native() { [ "$1" = x86_64 ]; }
 
-# Whether vm.sh can boot a guest for ARCH: x86_64, arm64 under
-# qemu-system-aarch64 and s390x under qemu-system-s390x (both TCG).
-arch_has_guest() { case $1 in x86_64|arm64|s390x) return 0 ;; esac; return 1; }
-
 kdir() { printf '%s/kernels/%s\n' "$EXECNS_CACHE" "$1"; }
 
 # prepare_guest KERNEL: what a boot of KERNEL needs built and fetched: the
