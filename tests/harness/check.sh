@@ -16,6 +16,8 @@ done
 # Set up first, so a missing registry or package stops here, in one line.
 for k in "$@"; do
 	"$TOP/tests/harness/fetch-kernel.sh" "$k" || exit 2
+	# A foreign kernel's perf and bpftrace too (the build root's serve x86_64).
+	arch_native "$(kernel_arch "$k")" || "$TOP/tests/harness/fetch-kernel.sh" "$k" trace-tools || exit 2
 done
 
 pass=0 fail=0 skip=0 bad=

@@ -204,6 +204,21 @@ closure() {
 	done
 }
 
+# resolve_download OPTS DL LOG PKG...: the packages and everything they
+# depend on, resolved with apt OPTS and downloaded into DL in the root.
+resolve_download() {
+	local opts=$1 dl=$2 log=$3 p
+	shift 3
+	# shellcheck disable=SC2086
+	in_root apt-cache $opts depends --recurse --no-recommends --no-suggests --no-conflicts \
+		--no-breaks --no-replaces --no-enhances "$@" 2>"$LOGS/$log" |
+		awk '/^[^ <]/ { print $1 }' | sort -u >"$ROOT$dl/pkgs" || return 1
+	for p in "$@"; do
+		grep -qx "$p" "$ROOT$dl/pkgs" || { note "no $p for $deb in suites '$suites' (log: $LOGS/$log)"; return 1; }
+	done
+	logged "$log" in_root sh -c "cd $dl && xargs apt-get $opts download <pkgs"
+}
+
 # fetch_programs DIR "PKGS" PROG...: programs of a foreign architecture for
 # its guest (the build root's are x86_64).  PKGS and every package they
 # depend on (apt-cache depends --recurse, real packages only), as the
@@ -217,16 +232,19 @@ fetch_programs() {
 
 	rm -rf "$ROOT$dl" "$t" && mkdir -p "$ROOT$dl/none" "$t/bin"
 	pin_suites "$ROOT$dl/prefs"
+	# The private lists are fetched once (foreign_update) and may be
+	# older than the archive by now (unstable moves daily): a download
+	# that fails is tried once more on lists fetched anew.
 	# shellcheck disable=SC2086
-	in_root apt-cache $opts depends --recurse --no-recommends --no-suggests --no-conflicts \
-		--no-breaks --no-replaces --no-enhances $pkgs 2>"$LOGS/$log" |
-		awk '/^[^ <]/ { print $1 }' | sort -u >"$ROOT$dl/pkgs" ||
-		die "resolving $pkgs for $deb failed (log: $LOGS/$log)"
-	for p in $pkgs; do
-		grep -qx "$p" "$ROOT$dl/pkgs" || die "no $p for $deb in suites '$suites' (log: $LOGS/$log)"
-	done
-	logged "$log" in_root sh -c "cd $dl && xargs apt-get $opts download <pkgs" ||
-		die "downloading $pkgs and their dependencies for $deb failed (log: $LOGS/$log)"
+	if ! resolve_download "$opts" "$dl" "$log" $pkgs; then
+		note "fetching $pkgs for $deb failed on the package lists cached in the root; updating them"
+		rm -rf "${ROOT:?}$APT_STATE/lists"
+		foreign_update
+		rm -f "$ROOT$dl"/*.deb
+		# shellcheck disable=SC2086
+		resolve_download "$opts" "$dl" "$log" $pkgs ||
+			die "downloading $pkgs and their dependencies for $deb failed (log: $LOGS/$log)"
+	fi
 	for f in "$ROOT$dl"/*.deb; do
 		dpkg-deb -x "$f" "$ROOT$dl/x" || die "cannot unpack $f"
 	done
