@@ -113,7 +113,15 @@ static void kill_while_held(long base)
 	tables = execns_stat("tables");
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
-	for (int i = 0; i < 300 && (execns_stat("tables") || execns_stat("users")); i++)
+	/*
+	 * The table, its user_structs and the module reference of the
+	 * killed call go asynchronously (RCU, the network namespace's
+	 * cleanup work): all three get the same 30 s bound.  The refcount
+	 * was read once, at once, and CI saw it at 1 a moment after the
+	 * table and users were gone (backports, once).
+	 */
+	for (int i = 0; i < 300 && (execns_stat("tables") || execns_stat("users") ||
+				    read_long(REFCNT) != base); i++)
 		usleep(100000);
 	ksft_test_result(!strncmp(line, "blocked", 7) && tables == 1 && WIFSIGNALED(status) &&
 			 WTERMSIG(status) == SIGKILL,
