@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Run the static checks, the in-guest test suite, the kmemleak self-test and
-# the SystemTap checks on each named kernel, and sum the KTAP results.
-# The last line is "N passed, N failed, N skipped" over all kernels.
+# the SystemTap and perf/bpftrace checks on each named kernel, and sum the
+# KTAP results.  The last line is "N passed, N failed, N skipped" over all
+# kernels.
+#
+# Kernels run side by side, in EXECNS_JOBS lanes (default: the host's CPU
+# count).  A TCG guest (thread=single) keeps one host CPU busy and little
+# else, so on 2 cores two kernels take about the time of one.  Each kernel's
+# work stays in its own lane, static checks included: its module builds
+# (W=1, C=2, the suite's) share one object directory and must not race.
+# A lane's output is printed whole when it ends; EXECNS_JOBS=1 runs the
+# kernels one after another and prints as it goes.
 #
 # Usage: check.sh KERNEL...
 
@@ -12,6 +21,10 @@
 for k in "$@"; do
 	kernel_field "$k" 1 >/dev/null
 done
+jobs=${EXECNS_JOBS:-$(nproc)}
+case $jobs in
+'' | *[!0-9]* | 0) die "EXECNS_JOBS must be a number of lanes (1 or more), not '$jobs'" ;;
+esac
 
 # Set up first, so a missing registry or package stops here, in one line.
 for k in "$@"; do
@@ -19,6 +32,19 @@ for k in "$@"; do
 	# A foreign kernel's perf and bpftrace too (the build root's serve x86_64).
 	arch_native "$(kernel_arch "$k")" || "$TOP/tests/harness/fetch-kernel.sh" "$k" trace-tools || exit 2
 done
+# What the lanes would otherwise build at the same time: the host's guest
+# programs, shared by every x86_64 kernel.  (guest-cross.sh takes a lock
+# per architecture; each module build, one per kernel.)
+for k in "$@"; do
+	if arch_native "$(kernel_arch "$k")"; then
+		logged guest-progs.log make -C "$TOP" -s guest-progs ||
+			die "building the guest's test programs failed (log: $LOGS/guest-progs.log)"
+		break
+	fi
+done
+
+out=$(mktemp -d /tmp/execns-check.XXXXXX)
+trap 'rm -rf "$out"' EXIT
 
 pass=0 fail=0 skip=0 bad=
 
@@ -35,30 +61,30 @@ tally() {
 	fi
 }
 
-# step NAME TITLE SCRIPT ARG...: run one of the harness's KTAP scripts,
-# its output on the terminal and tallied under NAME.
+# step NAME TITLE CMD...: run one of the harness's KTAP commands, its output
+# on the lane's output and tallied under NAME.
 step() {
-	local name=$1 title=$2 script=$3 log rc
-	shift 3
+	local name=$1 title=$2 log rc
+	shift 2
 	note "=== $title ==="
 	log=$LOGS/check-$name.$$.log
 	set +e
-	"$TOP/tests/harness/$script" "$@" 2>&1 | tee "$log"
+	"$@" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	set -e
 	tally "$name" "$rc" "$log"
 	note "$title: $p passed, $f failed, $s skipped (exit $rc)"
 }
 
-# Static checks first: W=1, sparse, IBT, hook sites, DKMS and checkpatch.
-step lint "static checks" lint.sh "$@"
-
-for k in "$@"; do
+# kernel_lane K: everything check does on kernel K.
+kernel_lane() {
+	local k=$1 h=$TOP/tests/harness log rc
 	note "=== $k: $(kernel_desc "$k") ==="
+	step "$k-lint" "$k: static checks" env LINT_PARTS=kernels "$h/lint.sh" "$k"
 	set +e
 	log=$LOGS/check-$k.$$.log
 	: >"$log"
-	EXECNS_RESULTS=$log "$TOP/tests/harness/vm.sh" "$k" check
+	EXECNS_RESULTS=$log "$h/vm.sh" "$k" check
 	rc=$?
 	set -e
 	tally "$k" "$rc" "$log"
@@ -66,15 +92,81 @@ for k in "$@"; do
 	# Its own boot, and only where kmemleak is (skips at once elsewhere;
 	# the x86_64 kernels only, as before).
 	if arch_native "$(kernel_arch "$k")"; then
-		step "$k-leak" "$k: kmemleak self-test" kmemleak-selftest.sh "$k"
+		step "$k-leak" "$k: kmemleak self-test" "$h/kmemleak-selftest.sh" "$k"
 	fi
-	# On arm64 and s390x one KTAP skip that says why (STAP_FOREIGN_SKIP in
-	# common.sh): SystemTap is not wired for their guests yet.
-	step "$k-stap" "$k: SystemTap" stap-check.sh "$k"
+	step "$k-stap" "$k: SystemTap" "$h/stap-check.sh" "$k"
 	# perf and bpftrace: the build root's for x86_64, Debian's arm64 and
 	# s390x builds of the kernel's own suites for those (fetch-kernel.sh
 	# NAME trace-tools).
-	step "$k-trace" "$k: perf and bpftrace" trace-check.sh "$k"
+	step "$k-trace" "$k: perf and bpftrace" "$h/trace-check.sh" "$k"
+}
+
+# common_lane: the static checks that belong to no kernel (checkpatch, the
+# log pattern, make's CMD passing).
+common_lane() {
+	step lint "static checks (checkpatch, harness)" env LINT_PARTS=common "$TOP/tests/harness/lint.sh"
+}
+
+# lane NAME CMD...: run CMD with the totals of this lane alone, then leave
+# them in $out/NAME.sum.  With lanes, the output goes to $out/NAME.out and
+# is printed whole at the end, under a lock so two lanes never interleave.
+# A lane that stops early (a set-up step that died) counts as one failure.
+lane() {
+	local name=$1 t0=$SECONDS rc=0
+	shift
+	pass=0 fail=0 skip=0 bad=
+	if [ "$jobs" -gt 1 ]; then
+		"$@" >"$out/$name.out" 2>&1 || rc=$?
+		{
+			flock 9
+			cat "$out/$name.out"
+		} 9>"$out/print.lock"
+	else
+		"$@" || rc=$?
+	fi
+	if [ "$rc" -ne 0 ]; then
+		note "$name: stopped early (exit $rc)"
+		bad="$bad $name" fail=$((fail + 1))
+	fi
+	note "$name: done in $((SECONDS - t0)) s"
+	echo "$pass $fail $skip $bad" >"$out/$name.sum"
+}
+
+# run_lane NAME: the common static checks, or kernel NAME's lane.
+run_lane() {
+	if [ "$1" = common ]; then
+		lane common common_lane
+	else
+		lane "$1" kernel_lane "$1"
+	fi
+}
+
+# The debug kernel's suite is the longest by far (about 6 minutes): it
+# starts first, so the other lanes share out the rest meanwhile.
+order=()
+for k in "$@"; do
+	[ "$k" != debug ] || order=(debug "${order[@]}")
+	[ "$k" = debug ] || order+=("$k")
+done
+for name in "${order[@]}" common; do
+	if [ "$jobs" -eq 1 ]; then
+		run_lane "$name"
+		continue
+	fi
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n || true
+	done
+	note "$name: started"
+	run_lane "$name" &
+done
+wait
+
+# The totals, one line per lane in the matrix's order.
+pass=0 fail=0 skip=0 bad=
+for name in common "$@"; do
+	read -r p f s b <"$out/$name.sum" || die "check.sh: lane $name left no totals"
+	note "$name: $p passed, $f failed, $s skipped"
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s)) bad="$bad${b:+ $b}"
 done
 [ -z "$bad" ] || note "failed on:$bad"
 echo "$pass passed, $fail failed, $skip skipped"

@@ -28,11 +28,18 @@ work=$(mktemp -d /tmp/execns-trace.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
 # tools: perf and bpftrace in the build root, once (as buildroot.sh does).
+# Under the build root's lock: check.sh's lanes may get here together.
+have_tools() { in_root sh -c 'command -v perf && command -v bpftrace' >/dev/null 2>&1; }
 tools() {
-	in_root sh -c 'command -v perf && command -v bpftrace' >/dev/null 2>&1 && return
-	note "installing linux-perf and bpftrace in the build root"
-	logged root-trace-tools.log in_root apt-get install -y -q --no-install-recommends linux-perf bpftrace ||
-		die "installing linux-perf and bpftrace in the build root failed (log: $LOGS/root-trace-tools.log)"
+	have_tools && return
+	exec 9>"$EXECNS_CACHE/.root.lock"
+	flock 9
+	if ! have_tools; then
+		note "installing linux-perf and bpftrace in the build root"
+		logged root-trace-tools.log in_root apt-get install -y -q --no-install-recommends linux-perf bpftrace ||
+			die "installing linux-perf and bpftrace in the build root failed (log: $LOGS/root-trace-tools.log)"
+	fi
+	exec 9>&-
 }
 
 # copy BINARY...: each binary, its shared libraries and the loader, into $work/x.

@@ -153,14 +153,16 @@ accel() {
 		echo "$EXECNS_ACCEL"
 		return
 	fi
+	# Written whole (rename): check.sh's lanes may probe at the same time.
 	if [ ! -s "$cache" ]; then
 		if [ -w /dev/kvm ] && timeout 20 qemu-system-x86_64 -accel kvm -cpu host -m 256M \
 			-nographic -no-reboot -kernel "$kd/vmlinuz" -append "console=ttyS0 panic=-1 rdinit=/bin/false" \
 			2>/dev/null | grep -q 'Kernel panic'; then
-			echo kvm >"$cache"
+			echo kvm >"$cache.$$"
 		else
-			echo tcg >"$cache"
+			echo tcg >"$cache.$$"
 		fi
+		mv "$cache.$$" "$cache"
 	fi
 	cat "$cache"
 }
