@@ -131,7 +131,7 @@ N ?= 30
 soak: deps
 	@$(H)/soak.sh $(KERNEL) $(N)
 
-# Module build for one matrix kernel, e.g. make kmod KERNEL=trixie EXTRA="W=1 C=1".
+# Module build for one matrix kernel (always W=1), e.g. make kmod KERNEL=trixie EXTRA=C=1.
 kmod: deps
 	@$(H)/build-module.sh $(KERNEL) $(EXTRA)
 
