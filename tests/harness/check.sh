@@ -64,7 +64,7 @@ tally() {
 # step NAME TITLE CMD...: run one of the harness's KTAP commands, its output
 # on the lane's output and tallied under NAME.
 step() {
-	local name=$1 title=$2 log rc
+	local name=$1 title=$2 log rc t0=$SECONDS
 	shift 2
 	note "=== $title ==="
 	log=$LOGS/check-$name.$$.log
@@ -73,14 +73,15 @@ step() {
 	rc=${PIPESTATUS[0]}
 	set -e
 	tally "$name" "$rc" "$log"
-	note "$title: $p passed, $f failed, $s skipped (exit $rc)"
+	note "$title: $p passed, $f failed, $s skipped (exit $rc, $((SECONDS - t0)) s)"
 }
 
 # kernel_lane K: everything check does on kernel K.
 kernel_lane() {
-	local k=$1 h=$TOP/tests/harness log rc
+	local k=$1 h=$TOP/tests/harness log rc t0
 	note "=== $k: $(kernel_desc "$k") ==="
 	step "$k-lint" "$k: static checks" env LINT_PARTS=kernels "$h/lint.sh" "$k"
+	t0=$SECONDS
 	set +e
 	log=$LOGS/check-$k.$$.log
 	: >"$log"
@@ -88,7 +89,7 @@ kernel_lane() {
 	rc=$?
 	set -e
 	tally "$k" "$rc" "$log"
-	note "$k: $p passed, $f failed, $s skipped (guest exit $rc)"
+	note "$k: $p passed, $f failed, $s skipped (guest exit $rc, $((SECONDS - t0)) s)"
 	# Its own boot, and only where kmemleak is (skips at once elsewhere;
 	# the x86_64 kernels only, as before).
 	if arch_native "$(kernel_arch "$k")"; then
