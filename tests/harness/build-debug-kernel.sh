@@ -9,7 +9,8 @@
 # the build root, /lib/modules/RELEASE/build pointing at the built tree
 # (with Module.symvers) that build-module.sh builds execns.ko against.
 #
-# The cache key is the source package's version and the fragment's hash:
+# The cache key is the source package's version and the hash of the
+# fragment's options (frag_hash):
 # the same key is a warm cache (nothing runs); a new fragment rebuilds.
 # The source version is resolved on the first build and kept, as a stock
 # kernel's is (make fetch-refresh resolves it again).
@@ -28,7 +29,10 @@ D=/usr/src/execns-debug			# in the build root
 # The build root has no plain gcc: the kernel's helpers use the same compiler.
 MK="ARCH=x86_64 CC=$CC_NAME HOSTCC=$CC_NAME"
 
-frag_hash() { sha256sum "$FRAGMENT" | cut -c1-12; }
+# frag_hash: the hash of the fragment's option lines, those configure()
+# checks; a comment's edit keeps the cache.
+frag_lines() { grep -E '^(CONFIG_|# CONFIG_[A-Z0-9_]+ is not set)' "$FRAGMENT"; }
+frag_hash() { frag_lines | sha256sum | cut -c1-12; }
 
 warm() {
 	local release
@@ -81,7 +85,7 @@ configure() {
 	logged debug-config.log in_root env MAKEFLAGS="$MK" sh -c \
 		"cd $src && scripts/kconfig/merge_config.sh -n -O $build $build/execns-debug.config" ||
 		die "merge_config.sh failed (log: $LOGS/debug-config.log)"
-	lost=$(grep -E '^(CONFIG_|# CONFIG_[A-Z0-9_]+ is not set)' "$FRAGMENT" | while read -r line; do
+	lost=$(frag_lines | while read -r line; do
 		case $line in
 		"# CONFIG_"*)
 			opt=${line#\# }; opt=${opt%% *}
