@@ -112,6 +112,11 @@ fetch: deps
 	@for k in $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS)); do \
 		$(H)/fetch-kernel.sh $$k || exit; done
 
+# New package lists, and a kernel whose suites now have a newer one.
+fetch-refresh: deps
+	@for k in $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS)); do \
+		$(H)/fetch-kernel.sh $$k refresh || exit; done
+
 lint: deps
 	@$(H)/lint.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS))
 
@@ -135,4 +140,4 @@ soak: deps
 kmod: deps
 	@$(H)/build-module.sh $(KERNEL) $(EXTRA)
 
-.PHONY: all module userspace install uninstall dkms-install clean deps guest-progs check lint vm-run shell demo fetch kmod bench stress soak
+.PHONY: all module userspace install uninstall dkms-install clean deps guest-progs check lint vm-run shell demo fetch fetch-refresh kmod bench stress soak

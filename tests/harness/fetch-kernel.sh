@@ -24,6 +24,8 @@
 # Usage: fetch-kernel.sh NAME	(prints nothing on a warm cache)
 #        fetch-kernel.sh NAME trace-tools	(a foreign kernel's perf and
 #        bpftrace, for the trace checks, in $EXECNS_CACHE/kernels/NAME/trace-tools)
+#        fetch-kernel.sh NAME refresh	(make fetch-refresh: the package
+#        lists again, and the kernel again if its suites now have a newer one)
 
 . "$(dirname "$0")/common.sh"
 
@@ -43,8 +45,8 @@ if [ "$deb" != amd64 ]; then
 	APT_OPTS="$APT_OPTS -o Dir::State::status=/dev/null -o Acquire::Languages=none"
 fi
 
-# foreign_update: the private package lists of $deb (once; fetch-refresh
-# style staleness is handled by deleting $ROOT$APT_STATE).
+# foreign_update: the private package lists of $deb (once; refresh below
+# fetches them again).
 foreign_update() {
 	[ -n "$APT_OPTS" ] || return 0
 	[ -d "$ROOT$APT_STATE/lists/partial" ] && return 0
@@ -364,7 +366,41 @@ trace_tools() {
 	exit 0
 }
 
+# refresh: new package lists (the build root's, or $deb's private ones),
+# then, if the newest image of the row's suites is not the cached one, drop
+# the cached kernel so that main fetches the new one.  For the debug kernel,
+# the newest linux-source-6.12 (build-debug-kernel.sh rebuilds if it moved).
+refresh() {
+	local have want pkg
+	exec 9>"$EXECNS_CACHE/.root.lock"
+	flock 9
+	if [ -z "$APT_OPTS" ]; then
+		logged root-update.log in_root apt-get -q update ||
+			die "apt-get update in the build root failed: is the Debian package registry reachable? (log: $LOGS/root-update.log)"
+	else
+		rm -rf "${ROOT:?}$APT_STATE/lists"
+		foreign_update
+	fi
+	exec 9>&-
+	have=$(cat "$out/version" 2>/dev/null || true)
+	pkg=linux-image-$deb
+	[ "$name" != debug ] || pkg=linux-source-6.12
+	want=$(newest "$pkg")
+	[ -n "$want" ] || die "no $pkg in suites '$suites' for KERNEL=$name after apt-get update (check the suites in tests/kernels.conf)"
+	if [ "$want" = "$have" ]; then
+		note "$name: $pkg $have is still the newest in '$suites'"
+		exit 0
+	fi
+	note "$name: $pkg ${have:-(nothing cached)} -> $want"
+	if [ "$name" = debug ]; then
+		rm -f "$out/version"
+	else
+		rm -rf "$out"
+	fi
+}
+
 main() {
+	[ "${2:-}" != refresh ] || refresh
 	# The debug kernel is built here, not fetched: same layout, its own script.
 	[ "$name" = debug ] && exec "$TOP/tests/harness/build-debug-kernel.sh"
 	[ "${2:-}" != trace-tools ] || trace_tools
