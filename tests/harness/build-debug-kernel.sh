@@ -10,8 +10,8 @@
 # (with Module.symvers) that build-module.sh builds execns.ko against.
 #
 # The cache key is the source package's version and the hash of the
-# fragment's options (frag_hash):
-# the same key is a warm cache (nothing runs); a new fragment rebuilds.
+# fragment's option lines (frag_hash): the same key is a warm cache (nothing
+# runs); a changed option rebuilds.
 # The source version is resolved on the first build and kept, as a stock
 # kernel's is (make fetch-refresh resolves it again).
 #
