@@ -57,9 +57,11 @@ static int __init execns_init(void)
 		pr_info("loaded: execns is syscall %u (%s) and %u (%s)\n",
 			execns_syscall_nr, EXECNS_ARCH_NAME,
 			execns_compat_syscall_nr, EXECNS_ARCH_COMPAT_NAME);
-	else
-		pr_info("loaded: execns is syscall %u (%s; this kernel has no compat callers)\n",
-			execns_syscall_nr, EXECNS_ARCH_NAME);
+	else	/* an insmod user who set compat_syscall_nr learns why nothing uses it */
+		pr_info("loaded: execns is syscall %u (%s; this kernel has no compat callers%s)\n",
+			execns_syscall_nr, EXECNS_ARCH_NAME,
+			execns_compat_syscall_nr == EXECNS_ARCH_COMPAT_SYSCALL_NR ?
+			"" : ", so compat_syscall_nr is ignored");
 	return 0;
 
 uninit_procfs:
