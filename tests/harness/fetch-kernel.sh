@@ -26,6 +26,8 @@
 #        bpftrace, for the trace checks, in $EXECNS_CACHE/kernels/NAME/trace-tools)
 #        fetch-kernel.sh NAME refresh	(make fetch-refresh: the package
 #        lists again, and the kernel again if its suites now have a newer one)
+#        fetch-kernel.sh NAME stap-runtime	(a foreign kernel's staprun and
+#        stapio, for the SystemTap checks, in $EXECNS_CACHE/kernels/NAME/stap-runtime)
 
 . "$(dirname "$0")/common.sh"
 
@@ -152,14 +154,14 @@ needed() {
 	readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'
 }
 
-# pin_suites FILE: an apt preferences file that makes the kernel's suites
-# ($suites) the only candidates, so that apt-cache depends --recurse and
-# apt-get download resolve a foreign guest's programs as that release has
-# them (e.g. trixie's linux-perf for trixie's kernel), whatever else the
-# private lists hold.
+# pin_suites FILE [SUITES]: an apt preferences file that makes the
+# kernel's suites ($suites, or SUITES, comma-separated) the only candidates,
+# so that apt-cache depends --recurse and apt-get download resolve a foreign
+# guest's programs as that release has them (e.g. trixie's linux-perf for
+# trixie's kernel), whatever else the private lists hold.
 pin_suites() {
 	local s
-	for s in ${suites//,/ }; do
+	for s in $(printf '%s' "${2:-$suites}" | tr , ' '); do
 		printf 'Package: *\nPin: release n=%s\nPin-Priority: 990\n\n' "$s"
 		printf 'Package: *\nPin: release a=%s\nPin-Priority: 990\n\n' "$s"
 	done >"$1"
@@ -224,16 +226,18 @@ resolve_download() {
 # fetch_programs DIR "PKGS" PROG...: programs of a foreign architecture for
 # its guest (the build root's are x86_64).  PKGS and every package they
 # depend on (apt-cache depends --recurse, real packages only), as the
-# kernel's suites have them, are downloaded and unpacked; each PROG (found
-# as */bin/PROG or */sbin/PROG) goes to DIR/bin, its loader and libraries
-# under DIR/root at their own paths, laid out as the guest's root.
+# kernel's suites (or those in $PROG_SUITES) have them, are downloaded and
+# unpacked; each PROG (found as */bin/PROG or */sbin/PROG, or at PROG
+# itself when it is a path, e.g. usr/lib/systemtap/stapio) goes to
+# DIR/bin, its loader and libraries under DIR/root at their own paths,
+# laid out as the guest's root.
 fetch_programs() {
-	local dir=$1 pkgs=$2 dl=/tmp/dl-$name-progs p f t=$1.tmp log=programs-$name.log
+	local dir=$1 pkgs=$2 dl=/tmp/dl-$name-progs p f t=$1.tmp log=programs-$name.log names
 	local opts="$APT_OPTS -o Dir::Etc::preferences=$dl/prefs -o Dir::Etc::preferencesparts=$dl/none"
 	shift 2
 
 	rm -rf "$ROOT$dl" "$t" && mkdir -p "$ROOT$dl/none" "$t/bin"
-	pin_suites "$ROOT$dl/prefs"
+	pin_suites "$ROOT$dl/prefs" "${PROG_SUITES:-}"
 	# The private lists are fetched once (foreign_update) and may be
 	# older than the archive by now (unstable moves daily): a download
 	# that fails is tried once more on lists fetched anew.
@@ -250,12 +254,17 @@ fetch_programs() {
 	for f in "$ROOT$dl"/*.deb; do
 		dpkg-deb -x "$f" "$ROOT$dl/x" || die "cannot unpack $f"
 	done
+	names=()
 	for p in "$@"; do
-		f=$(find "$ROOT$dl/x" \( -path "*/bin/$p" -o -path "*/sbin/$p" \) -type f -print -quit)
+		case $p in
+		*/*) f=$ROOT$dl/x/$p && [ -f "$f" ] || f= ;;
+		*) f=$(find "$ROOT$dl/x" \( -path "*/bin/$p" -o -path "*/sbin/$p" \) -type f -print -quit) ;;
+		esac
 		[ -n "$f" ] || die "no $p in $deb's $pkgs"
 		cp "$f" "$t/bin/"
+		names+=("${p##*/}")
 	done
-	closure "$ROOT$dl/x" "$t" "$@"
+	closure "$ROOT$dl/x" "$t" "${names[@]}"
 	rm -rf "$ROOT$dl" "$dir" && mv "$t" "$dir"
 }
 
@@ -270,6 +279,40 @@ fetch_util_linux() { fetch_programs "$1/util-linux" util-linux lsns nsenter; }
 # is one package for every kernel of a release: the kernel's suites give
 # the one built from its own source.
 fetch_trace_tools() { fetch_programs "$1/trace-tools" "linux-perf bpftrace" perf bpftrace; }
+
+# stap_suite VERSION: the suite whose systemtap-runtime for $deb is VERSION.
+stap_suite() {
+	# shellcheck disable=SC2086
+	in_root apt-cache $APT_OPTS madison systemtap-runtime |
+		awk -v v="$1" '$3 == v { split($6, s, "/"); print s[1]; exit }'
+}
+
+# fetch_stap_runtime DIR: staprun and stapio for a foreign guest's
+# SystemTap checks (an x86_64 guest gets the build root's own), in
+# DIR/stap-runtime, with the version in DIR/stap-runtime/version.  They
+# must be the version of the build root's stap, which compiles the modules
+# they load: staprun and the module's runtime speak one private protocol,
+# and older ones fail (trixie's 5.1 staprun could not load a 5.6 module
+# even on x86_64: "Can't resolve uprobe_unregister!").  So the suite is the
+# one that has that version (unstable for the root's 5.6), not the
+# kernel's: trixie-arm64's own suite has only 5.1.  stapio is looked for at
+# the path staprun runs it from.
+fetch_stap_runtime() {
+	local want suite
+
+	want=$(in_root dpkg-query -W -f='${Version}' systemtap) ||
+		die "no systemtap in the build root (tests/harness/buildroot.sh installs it: rerun it)"
+	suite=$(stap_suite "$want")
+	if [ -z "$suite" ]; then
+		rm -rf "${ROOT:?}$APT_STATE/lists"
+		foreign_update
+		suite=$(stap_suite "$want")
+	fi
+	[ -n "$suite" ] || die "no systemtap-runtime $want (the build root's stap) for $deb in any suite: 'make fetch-refresh', or install the stap the registry has in the root"
+	note "fetching $name: $deb systemtap-runtime $want of $suite"
+	PROG_SUITES=$suite fetch_programs "$1/stap-runtime" systemtap-runtime staprun usr/lib/systemtap/stapio
+	printf '%s\n' "$want" >"$1/stap-runtime/version"
+}
 
 # dep PKG=VER PREFIX: the dependency of PKG=VER whose name starts with PREFIX.
 dep() {
@@ -299,6 +342,7 @@ foreign_headers() {
 	rm -rf "$ROOT$src" && mv "$t$src" "$ROOT$src"
 	mkdir -p "$ROOT/usr/lib/modules/$abi"
 	ln -sfn "../../../src/linux-headers-$abi" "$ROOT/usr/lib/modules/$abi/build"
+	source_link "$abi"
 	rm -rf "$ROOT$dl"
 
 	cc=$(headers_cc "$abi")
@@ -310,6 +354,13 @@ foreign_headers() {
 		"linux-headers-${abi%-"$deb"}-common=$ver" "$(kbuild_of "$pkg=$ver")" \
 		"gcc-${cc##*-}-${cc%-gcc-*}" ||
 		die "installing what $pkg needs in the build root failed (log: $LOGS/headers-$name.log)"
+}
+
+# source_link ABI: /usr/lib/modules/ABI/source, the link to the -common
+# headers (the kernel's own include/) that the installed package makes:
+# stap-run.sh reads linux/cred.h through it.
+source_link() {
+	ln -sfn "../../../src/linux-headers-${1%-"$deb"}-common" "$ROOT/usr/lib/modules/$1/source"
 }
 
 # kbuild_of PKG=VER: the linux-kbuild package PKG depends on.
@@ -399,16 +450,36 @@ refresh() {
 	fi
 }
 
+# stap_runtime: staprun and stapio for the fetched foreign kernel, again
+# whenever the build root's stap is another version than theirs.
+stap_runtime() {
+	local want
+
+	[ -n "$APT_OPTS" ] || die "fetch-kernel.sh: $name's staprun and stapio come from the build root, not from here"
+	[ -s "$out/release" ] || die "fetch-kernel.sh: fetch $name first (make fetch KERNEL=$name)"
+	want=$(in_root dpkg-query -W -f='${Version}' systemtap 2>/dev/null) || want=
+	[ "$want" = "$(cat "$out/stap-runtime/version" 2>/dev/null)" ] && exit 0
+	exec 9>"$EXECNS_CACHE/.root.lock"
+	flock 9
+	[ "$want" = "$(cat "$out/stap-runtime/version" 2>/dev/null)" ] && exit 0
+	foreign_update
+	fetch_stap_runtime "$out"
+	exit 0
+}
+
 main() {
 	[ "${2:-}" != refresh ] || refresh
 	# The debug kernel is built here, not fetched: same layout, its own script.
 	[ "$name" = debug ] && exec "$TOP/tests/harness/build-debug-kernel.sh"
 	[ "${2:-}" != trace-tools ] || trace_tools
+	[ "${2:-}" != stap-runtime ] || stap_runtime
 	if [ -s "$out/release" ] && [ -d "$ROOT/usr/src/linux-headers-$(cat "$out/release")" ]; then
 		[ -d "$out/modules" ] && { [ -z "$APT_OPTS" ] ||
-			{ [ -s "$out/busybox" ] && [ -d "$out/util-linux" ]; }; } && exit 0
+			{ [ -s "$out/busybox" ] && [ -d "$out/util-linux" ] &&
+			  [ -L "$ROOT/usr/lib/modules/$(cat "$out/release")/source" ]; }; } && exit 0
 		exec 9>"$EXECNS_CACHE/.root.lock"
 		flock 9
+		[ -z "$APT_OPTS" ] || source_link "$(cat "$out/release")"
 		[ -d "$out/modules" ] || refetch_modules
 		[ -z "$APT_OPTS" ] || [ -s "$out/busybox" ] || fetch_busybox "$out"
 		[ -z "$APT_OPTS" ] || [ -d "$out/util-linux" ] || { foreign_update && fetch_util_linux "$out"; }

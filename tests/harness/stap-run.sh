@@ -20,6 +20,11 @@
 # $EXECNS_CACHE/kernels/NAME/System.map.
 # It also needs execns.ko's debuginfo: the module is installed in the build
 # root's /lib/modules/RELEASE/extra, where stap looks for it.
+# An arm64 or s390x kernel's scripts are cross-built (stap -a ARCH and the
+# kernel's cross compiler, as build-module.sh builds execns.ko) and loaded
+# by that architecture's staprun and stapio (fetch-kernel.sh NAME
+# stap-runtime: Debian's systemtap-runtime of the build root's stap
+# version).
 
 . "$(dirname "$0")/common.sh"
 
@@ -30,6 +35,7 @@ kd=$(kdir "$kernel")
 "$TOP/tests/harness/build-module.sh" "$kernel"
 release=$(cat "$kd/release")
 cc=$(cat "$kd/cc")
+arch=$(kernel_arch "$kernel")
 
 work=$(mktemp -d /tmp/execns-stap.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -49,9 +55,13 @@ system_map() {
 # calls task_euid(), which Linux 7.3 removed: stap/compat/task_euid.h
 # defines it, included only where linux/cred.h lacks it.  (-D cannot carry
 # it: stap takes only NAME=VALUE there.)
+# Another architecture's kernel: stap's -a takes the kernel's ARCH= name,
+# and kbuild the binutils prefix that goes with the cross compiler $cc.
 kopts=
 kernel_opts() {
 	local compat=/build/stap-$kernel/compat mods=/lib/modules/$release
+	arch_native "$arch" ||
+		kopts="$kopts -a $(arch_kbuild "$arch") -B CROSS_COMPILE=$(arch_cross "$arch")"
 	rm -rf "$ROOT$compat" && cp -r "$TOP/stap/compat" "$ROOT$compat"
 	# In the build root: its /lib/modules links may be absolute.
 	in_root test -f "$mods/source/include/linux/cred.h" ||
@@ -97,8 +107,21 @@ compile() {
 	cp "$ROOT$base/$name.ko" "$work/x/root/stap/"
 }
 
-# runtime: staprun, stapio, their libraries and the loader, into $work/x.
+# runtime: staprun, stapio, their libraries and the loader, into $work/x:
+# the build root's for x86_64, else the kernel's architecture's.
 runtime() {
+	if arch_native "$arch"; then
+		root_runtime
+	else
+		foreign_runtime
+	fi
+	install -m 755 "$TOP/tests/guest/trace/stap-guest.sh" "$work/x/usr/local/bin/execns-stap"
+	install -m 755 "$TOP/tests/guest/trace/stap-check.sh" "$work/x/usr/local/bin/execns-stap-check"
+}
+
+# root_runtime: the build root's own staprun and stapio (x86_64), with
+# their shared libraries (ldd) and the loader.
+root_runtime() {
 	local f
 	for f in /usr/bin/staprun /usr/lib/systemtap/stapio \
 		$(in_root ldd /usr/bin/staprun /usr/lib/systemtap/stapio |
@@ -106,8 +129,18 @@ runtime() {
 		mkdir -p "$work/x$(dirname "$f")"
 		cp -L "$ROOT$f" "$work/x$f"
 	done
-	install -m 755 "$TOP/tests/guest/trace/stap-guest.sh" "$work/x/usr/local/bin/execns-stap"
-	install -m 755 "$TOP/tests/guest/trace/stap-check.sh" "$work/x/usr/local/bin/execns-stap-check"
+}
+
+# foreign_runtime: an arm64 or s390x guest's staprun and stapio, fetched
+# once per kernel with their libraries laid out as a root; stapio goes
+# where staprun runs it from.
+foreign_runtime() {
+	local t=$kd/stap-runtime
+	"$TOP/tests/harness/fetch-kernel.sh" "$kernel" stap-runtime
+	cp -a "$t/root/." "$work/x/"
+	mkdir -p "$work/x/usr/bin" "$work/x/usr/lib/systemtap"
+	cp "$t/bin/staprun" "$work/x/usr/bin/"
+	cp "$t/bin/stapio" "$work/x/usr/lib/systemtap/"
 }
 
 system_map
