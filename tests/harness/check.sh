@@ -95,6 +95,8 @@ kernel_lane() {
 	if arch_native "$(kernel_arch "$k")"; then
 		step "$k-leak" "$k: kmemleak self-test" "$h/kmemleak-selftest.sh" "$k"
 	fi
+	# Cross-built for arm64 and s390x; on s390x compiled, and the guest
+	# run one KTAP skip that says why (STAP_S390X_SKIP in common.sh).
 	step "$k-stap" "$k: SystemTap" "$h/stap-check.sh" "$k"
 	# perf and bpftrace: the build root's for x86_64, Debian's arm64 and
 	# s390x builds of the kernel's own suites for those (fetch-kernel.sh
