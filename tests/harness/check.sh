@@ -29,8 +29,10 @@ esac
 # Set up first, so a missing registry or package stops here, in one line.
 for k in "$@"; do
 	"$TOP/tests/harness/fetch-kernel.sh" "$k" || exit 2
-	# A foreign kernel's perf and bpftrace too (the build root's serve x86_64).
+	# A foreign kernel's perf and bpftrace, staprun and stapio too (the
+	# build root's serve x86_64).
 	arch_native "$(kernel_arch "$k")" || "$TOP/tests/harness/fetch-kernel.sh" "$k" trace-tools || exit 2
+	arch_native "$(kernel_arch "$k")" || "$TOP/tests/harness/fetch-kernel.sh" "$k" stap-runtime || exit 2
 done
 # What the lanes would otherwise build at the same time: the host's guest
 # programs, shared by every x86_64 kernel.  (guest-cross.sh takes a lock
