@@ -136,8 +136,9 @@ log=$LOGS/lint-checkpatch.log
 rc=0
 (cd "$TOP" && perl "$cp/scripts/checkpatch.pl" --no-tree --terse --show-types \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
-	--file module/*.c module/*.h module/arch/*/*.h tests/guest/leak/*.c) >"$log" 2>&1 || rc=1
-result $rc "checkpatch on module/ and tests/guest/leak/" "$log"
+	--file module/*.c module/*.h module/arch/*/*.h tests/guest/leak/*.c \
+	tests/harness/percpu-probe/*.c) >"$log" 2>&1 || rc=1
+result $rc "checkpatch on module/, tests/guest/leak/ and tests/harness/percpu-probe/" "$log"
 
 log=$LOGS/lint-log-pattern.log
 rc=0
