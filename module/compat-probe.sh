@@ -6,6 +6,7 @@
 #
 # Usage: compat-probe.sh SRCTREE OBJTREE SRCARCH
 
+src=$1
 inc=$1/include
 arch=${3:-x86}
 gen=$2/arch/$arch/include/generated/asm
@@ -24,6 +25,26 @@ have EXECNS_HAVE_SWITCH_FS_STRUCT linux/fs_struct.h 'switch_fs_struct\('
 have EXECNS_HAVE_EXEC_TASK_NAMESPACES linux/nsproxy.h 'int exec_task_namespaces\('
 have EXECNS_HAVE_NS_REF_PUT linux/ns_common.h 'define ns_ref_put\('
 have EXECNS_HAVE_UCOUNTS_RCUREF linux/user_namespace.h 'rcuref_t[[:space:]]+count;'
+
+# have_any NAME PATTERN FILE...: define NAME when one of the FILEs (relative
+# to SRCTREE: the generic and the architecture's headers) contains PATTERN.
+have_any() {
+	name=$1 pattern=$2
+	shift 2
+	for f in "$@"; do
+		if grep -Eq "$pattern" "$src/$f" 2>/dev/null; then
+			echo "#define $name 1"
+			return
+		fi
+	done
+}
+
+# ftrace_regs accessors (compat.h): 6.1 names the setter
+# ftrace_instruction_pointer_set() and has no argument getter.
+have_any EXECNS_HAVE_FTRACE_REGS_GET_ARGUMENT '(^|[[:space:]])ftrace_regs_get_argument\(' \
+	include/linux/ftrace_regs.h "arch/$arch/include/asm/ftrace.h"
+have_any EXECNS_HAVE_FTRACE_REGS_SET_IP '(^|[[:space:]])ftrace_regs_set_instruction_pointer\(' \
+	"arch/$arch/include/asm/ftrace.h"
 
 # free_nrs NAME FILE: the numbers the dispatcher of this very kernel build
 # hands to sys_ni_syscall (its switch or table is generated from FILE, one

@@ -102,6 +102,24 @@
 #define execns_ucounts_ref_read(uc)	atomic_read(&(uc)->count)
 #endif
 
+/*
+ * An ftrace callback's view of the registers without FTRACE_OPS_FL_SAVE_REGS
+ * (DYNAMIC_FTRACE_WITH_ARGS): ftrace_regs_get_argument() and
+ * ftrace_regs_set_instruction_pointer() since 6.x; in 6.1 the setter is
+ * ftrace_instruction_pointer_set() and there is no getter, but struct
+ * ftrace_regs is a struct pt_regs whose argument registers are saved.
+ */
+#ifdef EXECNS_HAVE_FTRACE_REGS_GET_ARGUMENT
+#define execns_ftrace_regs_arg(fregs, n) ftrace_regs_get_argument(fregs, n)
+#else
+#define execns_ftrace_regs_arg(fregs, n) regs_get_kernel_argument(&(fregs)->regs, n)
+#endif
+#ifdef EXECNS_HAVE_FTRACE_REGS_SET_IP
+#define execns_ftrace_regs_set_ip(fregs, ip) ftrace_regs_set_instruction_pointer(fregs, ip)
+#else
+#define execns_ftrace_regs_set_ip(fregs, ip) ftrace_instruction_pointer_set(fregs, ip)
+#endif
+
 /* The per-user ucount limits that exist only with their config option. */
 #ifdef CONFIG_INOTIFY_USER
 #define execns_uc_inotify_instances(uc) atomic_long_read(&(uc)->ucount[UCOUNT_INOTIFY_INSTANCES])

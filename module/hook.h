@@ -5,8 +5,9 @@
  *
  * A hook is an ftrace_ops filtered on one function's entry, with what
  * the architecture needs to see the arguments and move the call
- * (EXECNS_ARCH_HOOK_FLAGS: SAVE_REGS on x86 and s390, nothing on arm64,
- * whose ftrace_regs carry them; execns-arch.h), RECURSION
+ * (EXECNS_ARCH_HOOK_FLAGS, execns-arch.h: SAVE_REGS on s390, nothing on
+ * x86 and arm64, whose argument-only trampolines carry the arguments and
+ * return to an ip the callback changed), RECURSION
  * (ftrace's own guard, per context: a softirq that interrupts a hook on
  * its CPU still gets the hook, where a kprobe would count a miss) and
  * PERMANENT (kernel.ftrace_enabled=0 would silently turn it into a NOP;

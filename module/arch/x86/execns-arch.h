@@ -9,8 +9,12 @@
  * __ia32_sys_ni_syscall) with the caller's pt_regs.  Arguments: di, si, dx,
  * r10, r8, r9; i386: bx, cx, dx, si, di, bp.  The number is orig_ax.
  *
- * ftrace hooks save full pt_regs (DYNAMIC_FTRACE_WITH_REGS): x86's
- * ftrace_regs_caller returns to regs->ip, which is what a redirect sets.
+ * ftrace hooks go through ftrace_caller, not ftrace_regs_caller: with
+ * DYNAMIC_FTRACE_WITH_ARGS (x86 since 5.11) ftrace_caller saves the argument
+ * registers in pt_regs layout and returns to the saved ip, which a handler
+ * may change (livepatch drops SAVE_REGS there for this reason).
+ * ftrace_regs_caller also saves the callee-saved registers and the flags,
+ * which no hook reads.  Without WITH_ARGS the ip change would be lost.
  */
 #ifndef _EXECNS_ARCH_H
 #define _EXECNS_ARCH_H
@@ -73,12 +77,16 @@ static inline unsigned long *execns_arch_argp(struct pt_regs *regs, unsigned int
 
 #undef EXECNS_REG
 
-#define EXECNS_ARCH_HOOK_FLAGS		FTRACE_OPS_FL_SAVE_REGS
+#ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+#error "execns needs a kernel with CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS (x86: 5.11 or later)"
+#endif
+
+#define EXECNS_ARCH_HOOK_FLAGS		0
 
 /* The hooked function's first argument, at its entry. */
 static inline unsigned long execns_hook_arg0(struct ftrace_regs *fregs)
 {
-	return ftrace_get_regs(fregs)->di;
+	return execns_ftrace_regs_arg(fregs, 0);
 }
 
 /*
@@ -88,7 +96,7 @@ static inline unsigned long execns_hook_arg0(struct ftrace_regs *fregs)
  */
 static inline void execns_hook_redirect(struct ftrace_regs *fregs, void *target)
 {
-	instruction_pointer_set(ftrace_get_regs(fregs), (unsigned long)target);
+	execns_ftrace_regs_set_ip(fregs, (unsigned long)target);
 }
 
 #endif /* _EXECNS_ARCH_H */
