@@ -110,7 +110,7 @@ build() {
 	key=$ver-$(frag_hash)
 	src=$D/src-$ver build=$D/build-$key
 	t0=$(date +%s)
-	note "building the debug kernel (linux-source-6.12 $ver, fragment $(frag_hash)); about 18 minutes of CPU, so 9 or more on 2 cores"
+	note "building the debug kernel (linux-source-6.12 $ver, fragment $(frag_hash)); about 13 minutes of CPU: 7 on 2 idle cores"
 	install_source "$ver"
 	unpack "$ver"
 	configure "$src" "$build"
