@@ -50,4 +50,7 @@ fi
 grep -E 'warning:|specified, but .* is not available' "$LOGS/build-$kernel.log" |
 	grep -v 'pahole version differs' >&2 || true
 mkdir -p "$(dirname "$(kmod "$kernel")")"
-cp "$ROOT$b/execns.ko" "$(kmod "$kernel")"
+# By rename: a guest of this kernel in another lane of check.sh may be
+# reading the last one into its initramfs.
+cp "$ROOT$b/execns.ko" "$(kmod "$kernel").$$"
+mv -f "$(kmod "$kernel").$$" "$(kmod "$kernel")"
