@@ -6,14 +6,15 @@
 # kernels.
 #
 # Kernels run side by side, in EXECNS_JOBS lanes at once (default: one
-# more than the host's CPUs).  Each kernel is two lanes: its static checks
-# and guest suite (its module builds, W=1, sparse and the suite's, share one
-# object directory, so they stay in one lane), and its kmemleak self-test,
-# SystemTap and perf/bpftrace checks.  A TCG guest (thread=single) keeps at
-# most one host CPU busy, and less while its tests sleep or wait for RCU:
-# on 2 cores, 2 lanes kept the machine busy two thirds of the time, 3
-# ended sooner (README).  A lane's output is printed whole when it ends;
-# EXECNS_JOBS=1 runs everything one after another and prints as it goes.
+# more than the host's CPUs).  A TCG guest (thread=single) keeps at most
+# one host CPU busy, and less while its tests sleep or wait for RCU: on 2
+# cores, make check took 14 min 18 s in 2 lanes (the machine busy two
+# thirds of the time) and 10 min 39 s in 3.  Splitting each kernel into
+# two lanes (suite; tool checks) took 12 min 46 s: more guests at once
+# only slowed each.  Each kernel's work stays in its own lane, static
+# checks included: its module builds (W=1, C=2, the suite's) share one
+# object directory.  A lane's output is printed whole when it ends;
+# EXECNS_JOBS=1 runs the kernels one after another and prints as it goes.
 #
 # Usage: check.sh KERNEL...
 
@@ -80,8 +81,8 @@ step() {
 	note "$title: $p passed, $f failed, $s skipped (exit $rc, $((SECONDS - t0)) s)"
 }
 
-# kernel_suite K: kernel K's static checks and its guest suite.
-kernel_suite() {
+# kernel_lane K: everything check does on kernel K.
+kernel_lane() {
 	local k=$1 h=$TOP/tests/harness log rc t0
 	note "=== $k: $(kernel_desc "$k") ==="
 	step "$k-lint" "$k: static checks" env LINT_PARTS=kernels "$h/lint.sh" "$k"
@@ -94,14 +95,6 @@ kernel_suite() {
 	set -e
 	tally "$k" "$rc" "$log"
 	note "$k: $p passed, $f failed, $s skipped (guest exit $rc, $((SECONDS - t0)) s)"
-}
-
-# kernel_tools K: kernel K's checks in guests of their own (its suite's
-# lane may be running at the same time: they share only execns.ko, which
-# build-module.sh builds under a lock and replaces by rename).
-kernel_tools() {
-	local k=$1 h=$TOP/tests/harness
-	note "=== $k: kmemleak self-test, SystemTap, perf and bpftrace ==="
 	# Its own boot, and only where kmemleak is (skips at once elsewhere;
 	# the x86_64 kernels only, as before).
 	if arch_native "$(kernel_arch "$k")"; then
@@ -147,27 +140,21 @@ lane() {
 	echo "$pass $fail $skip $bad" >"$out/$name.sum"
 }
 
-# run_lane NAME: the common static checks, kernel K's tools (NAME K+tools)
-# or its suite (NAME K).
+# run_lane NAME: the common static checks, or kernel NAME's lane.
 run_lane() {
-	case $1 in
-	common) lane common common_lane ;;
-	*+tools) lane "$1" kernel_tools "${1%+tools}" ;;
-	*) lane "$1" kernel_suite "$1" ;;
-	esac
+	if [ "$1" = common ]; then
+		lane common common_lane
+	else
+		lane "$1" kernel_lane "$1"
+	fi
 }
 
-# Each kernel is two lanes: its suite, and its tool checks.  The debug
-# kernel's suite is the longest by far (about 6 minutes, 8 to 10 beside
-# other guests): it starts first, so the other lanes share out the rest
-# meanwhile; then the other suites, then the tool checks.
+# The debug kernel's suite is the longest by far (about 6 minutes): it
+# starts first, so the other lanes share out the rest meanwhile.
 order=()
 for k in "$@"; do
 	[ "$k" != debug ] || order=(debug "${order[@]}")
 	[ "$k" = debug ] || order+=("$k")
-done
-for k in "$@"; do
-	order+=("$k+tools")
 done
 for name in "${order[@]}" common; do
 	if [ "$jobs" -eq 1 ]; then
@@ -184,11 +171,7 @@ wait
 
 # The totals, one line per lane in the matrix's order.
 pass=0 fail=0 skip=0 bad=
-names=(common)
-for k in "$@"; do
-	names+=("$k" "$k+tools")
-done
-for name in "${names[@]}"; do
+for name in common "$@"; do
 	read -r p f s b <"$out/$name.sum" || die "check.sh: lane $name left no totals"
 	note "$name: $p passed, $f failed, $s skipped"
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s)) bad="$bad${b:+ $b}"
