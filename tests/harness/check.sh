@@ -5,16 +5,16 @@
 # KTAP results.  The last line is "N passed, N failed, N skipped" over all
 # kernels.
 #
-# Kernels run side by side, in EXECNS_JOBS lanes at once (default: one
-# more than the host's CPUs).  A TCG guest (thread=single) keeps at most
-# one host CPU busy, and less while its tests sleep or wait for RCU: on 2
-# cores, make check took 14 min 18 s in 2 lanes (the machine busy two
-# thirds of the time) and 10 min 39 s in 3.  Splitting each kernel into
-# two lanes (suite; tool checks) took 12 min 46 s: more guests at once
-# only slowed each.  Each kernel's work stays in its own lane, static
-# checks included: its module builds (W=1, C=2, the suite's) share one
-# object directory.  A lane's output is printed whole when it ends;
-# EXECNS_JOBS=1 runs the kernels one after another and prints as it goes.
+# Kernels run side by side, in EXECNS_JOBS lanes at once (default: one more
+# than the host's CPUs). A TCG guest (thread=single) keeps at most one host
+# CPU busy, and less while its tests sleep or wait for RCU: on 2 cores, make
+# check took 14 min 18 s in 2 lanes (the machine busy two thirds of the
+# time), 10 min 39 s and 12 min 48 s in 3. Two lanes per kernel (suite; tool
+# checks) took 12 min 46 s, no better, so a kernel stays one lane, the debug
+# kernel's first. Each kernel's work stays in its own lane, static checks
+# included: its module builds (W=1, C=2, the suite's) share one object
+# directory. A lane's output is printed whole when it ends; EXECNS_JOBS=1
+# runs the kernels one after another and prints as it goes.
 #
 # Usage: check.sh KERNEL...
 
