@@ -12,7 +12,6 @@ kernel=$1; shift
 kd=$(kdir "$kernel")
 "$TOP/tests/harness/fetch-kernel.sh" "$kernel"
 release=$(cat "$kd/release")
-cc=$(cat "$kd/cc")
 b=/build/$TREE/$kernel
 
 # Concurrent builds of one tree for one kernel would share objects.
@@ -31,18 +30,10 @@ rm -rf "$ROOT$b/module.new" && cp -r "$TOP/module" "$ROOT$b/module.new"
 done
 rm -rf "$ROOT$b/module.new"
 
-# Another architecture's kernel: its ARCH= and the cross tools (binutils)
-# that go with the cross compiler in $cc.
-arch=$(kernel_arch "$kernel")
-cross=()
-if ! arch_native "$arch"; then
-	cross=(ARCH="$(arch_kbuild "$arch")" CROSS_COMPILE="$(arch_cross "$arch")")
-fi
-
 # Always W=1: the module must be clean under it (make lint), and a kbuild
 # flag change rebuilds every object, so the suite's build and lint's W=1
 # and sparse (C=2, which only adds a checker pass) share one set.
-if ! logged "build-$kernel.log" in_root make -C "/lib/modules/$release/build" M="$b" CC="$cc" "${cross[@]}" CONFIG_DEBUG_INFO_BTF_MODULES= W=1 "$@" modules; then
+if ! logged "build-$kernel.log" kbuild_ext "$kernel" "$b" CONFIG_DEBUG_INFO_BTF_MODULES= W=1 "$@"; then
 	grep -iE 'error|warning' "$LOGS/build-$kernel.log" | head -n 20 >&2
 	die "building execns.ko for $kernel ($release) failed (log: $LOGS/build-$kernel.log)"
 fi

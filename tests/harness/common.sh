@@ -116,6 +116,21 @@ STAP_S390X_SKIP="not run: a module's static per-CPU variable does not work in th
 TREE=$(printf '%s' "$TOP" | md5sum | cut -c1-8)
 kmod() { printf '%s/modules/%s/%s/execns.ko\n' "$EXECNS_CACHE" "$TREE" "$1"; }
 
+# kbuild_ext KERNEL DIR [ARG...]: `make modules` of the external module in
+# DIR (a build-root path) against KERNEL's headers, with the compiler they
+# were configured with and, for another architecture, its ARCH= and cross
+# binutils.  execns.ko, the kmemleak self-test's module and the per-CPU
+# probe are all built this way.
+kbuild_ext() {
+	local k=$1 dir=$2 kd arch cross=()
+	shift 2
+	kd=$(kdir "$k") arch=$(kernel_arch "$k")
+	arch_native "$arch" ||
+		cross=(ARCH="$(arch_kbuild "$arch")" CROSS_COMPILE="$(arch_cross "$arch")")
+	in_root make -C "/lib/modules/$(cat "$kd/release")/build" M="$dir" CC="$(cat "$kd/cc")" \
+		"${cross[@]}" "$@" modules
+}
+
 # logged LOG CMD...: run CMD with its output in $LOGS/LOG (the caller's
 # error message names it).
 logged() {

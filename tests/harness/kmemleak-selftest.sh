@@ -17,7 +17,6 @@ kernel=${1:?usage: kmemleak-selftest.sh KERNEL}
 "$TOP/tests/harness/fetch-kernel.sh" "$kernel"
 kd=$(kdir "$kernel")
 release=$(cat "$kd/release")
-cc=$(cat "$kd/cc")
 NAME="kmemleak self-test: post-rmmod-kmemleak fails on a leak"
 n=0
 
@@ -40,7 +39,7 @@ exec 8>"$EXECNS_CACHE/.build-$TREE-$kernel-leak.lock"
 flock 8
 rm -rf "$ROOT$b" && mkdir -p "$ROOT$b"
 cp "$TOP"/tests/guest/leak/Kbuild "$TOP"/tests/guest/leak/*.c "$ROOT$b/"
-logged "build-$kernel-leak.log" in_root make -C "/lib/modules/$release/build" M="$b" CC="$cc" modules ||
+logged "build-$kernel-leak.log" kbuild_ext "$kernel" "$b" ||
 	die "building the leak module for $kernel failed (log: $LOGS/build-$kernel-leak.log)"
 work=$(mktemp -d /tmp/execns-leak.XXXXXX)
 trap 'rm -rf "$work"' EXIT

@@ -41,14 +41,9 @@ fi
 # False only for that failure (the guest died in the probe's init, which
 # vm.sh's console tail shows); a guest that failed otherwise is an error.
 percpu_ok() {
-	local kd b=/build/$TREE/percpu-probe-$kernel arch cross=() release work rc=1
-	kd=$(kdir "$kernel") arch=$(kernel_arch "$kernel")
-	release=$(cat "$kd/release")
-	arch_native "$arch" ||
-		cross=(ARCH="$(arch_kbuild "$arch")" CROSS_COMPILE="$(arch_cross "$arch")")
+	local b=/build/$TREE/percpu-probe-$kernel work rc=1
 	rm -rf "$ROOT$b" && mkdir -p "$ROOT$b" && cp "$TOP"/tests/harness/percpu-probe/* "$ROOT$b/"
-	logged "percpu-probe-$kernel.log" in_root make -C "/lib/modules/$release/build" M="$b" \
-		CC="$(cat "$kd/cc")" "${cross[@]}" modules ||
+	logged "percpu-probe-$kernel.log" kbuild_ext "$kernel" "$b" ||
 		die "building tests/harness/percpu-probe for $kernel failed (log: $LOGS/percpu-probe-$kernel.log)"
 	work=$(mktemp -d /tmp/execns-percpu.XXXXXX)
 	cp "$ROOT$b/percpu-probe.ko" "$work/"
