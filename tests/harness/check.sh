@@ -50,6 +50,7 @@ done
 
 out=$(mktemp -d /tmp/execns-check.XXXXXX)
 trap 'rm -rf "$out"' EXIT
+note "set-up: $SECONDS s"
 
 pass=0 fail=0 skip=0 bad=
 
@@ -66,10 +67,25 @@ tally() {
 	fi
 }
 
+# cpu VAR: set VAR to the CPU seconds this shell's finished children have
+# used (user and system, QEMU's guests included).  Wall time says little
+# with lanes sharing the cores; this says what a step costs.  (times, a
+# builtin, must run in this shell, not in $(...): a subshell would count
+# its own children, none.)
+cpu() {
+	local f=$out/times.$BASHPID
+	times >"$f"
+	printf -v "$1" '%s' "$(awk 'NR == 2 {
+		split($0, t, /[ms]/)
+		print int(t[1] * 60 + t[2] + t[3] * 60 + t[4])
+	}' "$f")"
+}
+
 # step NAME TITLE CMD...: run one of the harness's KTAP commands, its output
 # on the lane's output and tallied under NAME.
 step() {
-	local name=$1 title=$2 log rc t0=$SECONDS
+	local name=$1 title=$2 log rc t0=$SECONDS c0 c1
+	cpu c0
 	shift 2
 	note "=== $title ==="
 	log=$LOGS/check-$name.$$.log
@@ -77,24 +93,27 @@ step() {
 	"$@" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	set -e
+	cpu c1
 	tally "$name" "$rc" "$log"
-	note "$title: $p passed, $f failed, $s skipped (exit $rc, $((SECONDS - t0)) s)"
+	note "$title: $p passed, $f failed, $s skipped (exit $rc, $((SECONDS - t0)) s, CPU $((c1 - c0)) s)"
 }
 
 # kernel_lane K: everything check does on kernel K.
 kernel_lane() {
-	local k=$1 h=$TOP/tests/harness log rc t0
+	local k=$1 h=$TOP/tests/harness log rc t0 c0 c1
 	note "=== $k: $(kernel_desc "$k") ==="
 	step "$k-lint" "$k: static checks" env LINT_PARTS=kernels "$h/lint.sh" "$k"
 	t0=$SECONDS
+	cpu c0
 	set +e
 	log=$LOGS/check-$k.$$.log
 	: >"$log"
 	EXECNS_RESULTS=$log "$h/vm.sh" "$k" check
 	rc=$?
 	set -e
+	cpu c1
 	tally "$k" "$rc" "$log"
-	note "$k: $p passed, $f failed, $s skipped (guest exit $rc, $((SECONDS - t0)) s)"
+	note "$k: $p passed, $f failed, $s skipped (guest exit $rc, $((SECONDS - t0)) s, CPU $((c1 - c0)) s)"
 	# Its own boot, and only where kmemleak is (skips at once elsewhere;
 	# the x86_64 kernels only, as before).
 	if arch_native "$(kernel_arch "$k")"; then
@@ -120,7 +139,8 @@ common_lane() {
 # is printed whole at the end, under a lock so two lanes never interleave.
 # A lane that stops early (a set-up step that died) counts as one failure.
 lane() {
-	local name=$1 t0=$SECONDS rc=0
+	local name=$1 t0=$SECONDS rc=0 c0 c1
+	cpu c0
 	shift
 	pass=0 fail=0 skip=0 bad=
 	if [ "$jobs" -gt 1 ]; then
@@ -136,7 +156,8 @@ lane() {
 		note "$name: stopped early (exit $rc)"
 		bad="$bad $name" fail=$((fail + 1))
 	fi
-	note "$name: done in $((SECONDS - t0)) s"
+	cpu c1
+	note "$name: done in $((SECONDS - t0)) s, CPU $((c1 - c0)) s"
 	echo "$pass $fail $skip $bad" >"$out/$name.sum"
 }
 
