@@ -64,13 +64,15 @@ foreign_tools() {
 }
 
 mkdir -p "$work/x/usr/local/bin" "$work/x/root/trace" "$work/x/etc"
+# The initramfs is unpacked into a tmpfs of at most half the RAM, and the
+# tools with LLVM are 300 MB and more (unstable's s390x ones, LLVM 21: 331
+# MB; with 1 GiB their unpacking failed, "Initramfs unpacking failed:
+# write error").  The archive itself is uncompressed (vm.sh) and held in
+# RAM until unpacked.
+: "${EXECNS_MEM:=2G}"
+export EXECNS_MEM
 if ! arch_native "$(kernel_arch "$kernel")"; then
 	foreign_tools
-	# The initramfs is unpacked into a tmpfs of at most half the RAM:
-	# unstable's s390x tools (LLVM 21) are 331 MB, and with 1 GiB its
-	# unpacking failed ("Initramfs unpacking failed: write error").
-	: "${EXECNS_MEM:=2G}"
-	export EXECNS_MEM
 else
 	tools
 	case $tool in

@@ -113,7 +113,10 @@ util_linux() {
 	done
 }
 
-# make_initramfs: the whole guest, as one compressed cpio archive.
+# make_initramfs: the whole guest, as one cpio archive, uncompressed: the
+# guest's gunzip under TCG cost more than reading the archive whole (a
+# plain trixie boot: 8.3 CPU-seconds against 9.8 with gzip -1; tracing
+# guests carry 300 MB of perf, bpftrace and LLVM).
 make_initramfs() {
 	local r=$work/root
 	mkdir -p "$r"/{bin,etc/execns,lib/modules,usr/local/bin,usr/local/lib/execns,root,proc,sys,dev,tmp}
@@ -142,7 +145,7 @@ make_initramfs() {
 		cp -r "$f" "$r/root/"
 	done
 	[ -z "${EXECNS_EXTRA_ROOT:-}" ] || cp -a "$EXECNS_EXTRA_ROOT/." "$r/"
-	(cd "$r" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initramfs.gz"
+	(cd "$r" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
 }
 
 # accel: kvm where it really works, else tcg.  Probed once and cached: on the
@@ -231,7 +234,7 @@ boot() {
 	esac
 	local args=("${machine[@]}" -m "${EXECNS_MEM:-1G}" -smp "${EXECNS_SMP:-2}"
 		-nographic -no-reboot -nodefaults
-		-kernel "$kd/vmlinuz" -initrd "$work/initramfs.gz"
+		-kernel "$kd/vmlinuz" -initrd "$work/initramfs.cpio"
 		-append "console=$con panic=-1 oops=panic panic_on_warn=1 $level ${BOOTARGS:-}")
 	local port=(-serial stdio) noport=(-serial null)
 	if [ -n "$vser" ]; then
