@@ -33,7 +33,9 @@
 # EXECNS_TIMEOUT (seconds, default 600), EXECNS_ACCEL (kvm or tcg; probed),
 # EXECNS_TCG_THREAD (single, the default, or multi), EXECNS_QEMU_ARGS (more
 # QEMU options, word-split), EXECNS_SMP (vCPUs, default 2), EXECNS_CONSOLE and
-# EXECNS_RESULTS (where the two channels are saved), EXECNS_EXTRA_ROOT (a
+# EXECNS_RESULTS (where the two channels are saved), EXECNS_TESTS (check:
+# shell patterns of the test programs to run, "!PATTERN" for those not to,
+# e.g. 'test-uidtab-*' or '!test-execns-failnth'), EXECNS_EXTRA_ROOT (a
 # directory whose contents are copied over the guest's /, e.g. staprun and
 # its libraries), EXECNS_PREBUILT=1 (skip fetching the kernel and building
 # the module and guest programs: a caller that boots many times did it).
@@ -138,6 +140,7 @@ make_initramfs() {
 	[ ! -d "$kd/modules" ] || cp -r "$kd/modules" "$r/lib/modules/extra"
 	printf '%s\n' "$mode" >"$r/etc/execns/mode"
 	printf '%s\n' "${PARAMS:-}" >"$r/etc/execns/params"
+	printf '%s\n' "${EXECNS_TESTS:-}" >"$r/etc/execns/tests"
 	printf '%s\n' "$cmd" >"$r/etc/execns/cmd"
 	printf '%s\n' "$kernel" >"$r/etc/execns/kernel"
 	printf '%s\n' "$results_port" >"$r/etc/execns/results"
