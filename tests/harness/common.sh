@@ -111,16 +111,18 @@ TRACE_BOOTARGS="rcu_nocbs=all rcutree.enable_rcu_lazy=0"
 # _stp_runtime_context_trylock.
 STAP_S390X_SKIP="not run: a module's static per-CPU variable does not work in this s390x guest (tests/harness/percpu-probe oopsed in its init; under QEMU 7.2 TCG on Debian 7.2 s390x it is addressed 4 GiB short), and SystemTap's runtime has one: staprun's module oopses in _stp_runtime_context_trylock as it loads"
 
-# Module objects and the built execns.ko belong to one source tree, so two
+# Module objects and the built modules belong to one source tree, so two
 # checkouts (git worktrees) can test different sources at once.
+# kmod KERNEL [NAME]: where build-module.sh leaves NAME.ko (default execns)
+# for KERNEL.
 TREE=$(printf '%s' "$TOP" | md5sum | cut -c1-8)
-kmod() { printf '%s/modules/%s/%s/execns.ko\n' "$EXECNS_CACHE" "$TREE" "$1"; }
+kmod() { printf '%s/modules/%s/%s/%s.ko\n' "$EXECNS_CACHE" "$TREE" "$1" "${2:-execns}"; }
 
 # kbuild_ext KERNEL DIR [ARG...]: `make modules` of the external module in
 # DIR (a build-root path) against KERNEL's headers, with the compiler they
 # were configured with and, for another architecture, its ARCH= and cross
-# binutils.  execns.ko, the kmemleak self-test's module and the per-CPU
-# probe are all built this way.
+# binutils.  execns.ko, the IPMODIFY probe, the kmemleak self-test's module
+# and the per-CPU probe are all built this way.
 kbuild_ext() {
 	local k=$1 dir=$2 kd arch cross=()
 	shift 2
