@@ -35,7 +35,8 @@ stamp() {
 # Concurrent builds of one tree for one kernel would share objects.
 exec 8>"$EXECNS_CACHE/.build-$TREE-$kernel.lock"
 flock 8
-if [ $# -eq 0 ] && [ "${EXECNS_REBUILD:-}" != 1 ] && [ -e "$ko" ] && [ -e "$(kmod "$kernel" execns_ipmod)" ] &&
+if [ $# -eq 0 ] && [ "${EXECNS_REBUILD:-}" != 1 ] &&
+	[ -e "$ko" ] && [ -e "$(kmod "$kernel" execns_ipmod)" ] &&
 	[ "$(cat "$ko.stamp" 2>/dev/null)" = "$(stamp)" ]; then
 	exit 0
 fi

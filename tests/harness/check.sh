@@ -7,14 +7,16 @@
 #
 # Kernels run side by side, in EXECNS_JOBS lanes at once (default: one more
 # than the host's CPUs). A TCG guest (thread=single) keeps at most one host
-# CPU busy, and less while its tests sleep or wait for RCU: on 2 cores, make
-# check took 14 min 18 s in 2 lanes (the machine busy two thirds of the
-# time), 10 min 39 s and 12 min 48 s in 3. Two lanes per kernel (suite; tool
-# checks) took 12 min 46 s, no better, so a kernel stays one lane, the debug
-# kernel's first. Each kernel's work stays in its own lane, static checks
-# included: its module builds (W=1, C=2, the suite's) share one object
-# directory. A lane's output is printed whole when it ends; EXECNS_JOBS=1
-# runs the kernels one after another and prints as it goes.
+# CPU busy, and less while its tests sleep or wait for RCU (trixie's suite:
+# 33 CPU-seconds in 82 s). A lane is a kernel's whole work, but for the
+# tests split_tests names, which get a guest and a lane of their own (the
+# debug kernel's fail-nth sweeps). Lanes start longest first, so that no
+# long one starts last and runs on alone. Each kernel's static checks stay
+# in its lane: its module builds (W=1, C=2, the suite's) share one object
+# directory (build-module.sh also takes a lock). A lane's output is printed
+# whole when it ends, every step with its wall and CPU time; EXECNS_JOBS=1
+# runs the lanes one after another and prints as it goes. The measured
+# runs are in the README.
 #
 # Usage: check.sh KERNEL...
 
@@ -98,22 +100,37 @@ step() {
 	note "$title: $p passed, $f failed, $s skipped (exit $rc, $((SECONDS - t0)) s, CPU $((c1 - c0)) s)"
 }
 
-# kernel_lane K: everything check does on kernel K.
-kernel_lane() {
-	local k=$1 h=$TOP/tests/harness log rc t0 c0 c1
-	note "=== $k: $(kernel_desc "$k") ==="
-	step "$k-lint" "$k: static checks" env LINT_PARTS=kernels "$h/lint.sh" "$k"
-	t0=$SECONDS
+# split_tests K: the test programs of kernel K's suite that boot a guest of
+# their own, in a lane of their own.  The debug kernel's fail-nth sweeps
+# take about 4 of its suite's 7 minutes; split off, the longest lane is no
+# longer twice any other.
+split_tests() {
+	[ "$1" != debug ] || echo test-execns-failnth
+}
+
+# suite K NAME [TESTS]: one guest running K's suite (vm.sh check), or the
+# test programs TESTS chooses (EXECNS_TESTS), tallied under NAME.
+suite() {
+	local k=$1 name=$2 log rc t0=$SECONDS c0 c1
 	cpu c0
 	set +e
-	log=$LOGS/check-$k.$$.log
+	log=$LOGS/check-$name.$$.log
 	: >"$log"
-	EXECNS_RESULTS=$log "$h/vm.sh" "$k" check
+	EXECNS_TESTS=${3:-} EXECNS_RESULTS=$log "$TOP/tests/harness/vm.sh" "$k" check
 	rc=$?
 	set -e
 	cpu c1
-	tally "$k" "$rc" "$log"
-	note "$k: $p passed, $f failed, $s skipped (guest exit $rc, $((SECONDS - t0)) s, CPU $((c1 - c0)) s)"
+	tally "$name" "$rc" "$log"
+	note "$name: $p passed, $f failed, $s skipped (guest exit $rc, $((SECONDS - t0)) s, CPU $((c1 - c0)) s)"
+}
+
+# kernel_lane K: everything check does on kernel K, but split_tests.
+kernel_lane() {
+	local k=$1 h=$TOP/tests/harness split
+	note "=== $k: $(kernel_desc "$k") ==="
+	step "$k-lint" "$k: static checks" env LINT_PARTS=kernels "$h/lint.sh" "$k"
+	split=$(split_tests "$k")
+	suite "$k" "$k" "${split:+!$split}"
 	# Its own boot, and only where kmemleak is (skips at once elsewhere;
 	# the x86_64 kernels only, as before).
 	if arch_native "$(kernel_arch "$k")"; then
@@ -126,6 +143,12 @@ kernel_lane() {
 	# s390x builds of the kernel's own suites for those (fetch-kernel.sh
 	# NAME trace-tools).
 	step "$k-trace" "$k: perf and bpftrace" "$h/trace-check.sh" "$k"
+}
+
+# split_lane K: kernel K's split_tests, in a guest of their own.
+split_lane() {
+	note "=== $1: $(split_tests "$1"), in a guest of its own ==="
+	suite "$1" "$1-split" "$(split_tests "$1")"
 }
 
 # common_lane: the static checks that belong to no kernel (checkpatch, the
@@ -161,21 +184,35 @@ lane() {
 	echo "$pass $fail $skip $bad" >"$out/$name.sum"
 }
 
-# run_lane NAME: the common static checks, or kernel NAME's lane.
+# run_lane NAME: the common static checks, kernel K's split_tests (NAME
+# K-split) or kernel NAME's lane.
 run_lane() {
-	if [ "$1" = common ]; then
-		lane common common_lane
-	else
-		lane "$1" kernel_lane "$1"
-	fi
+	case $1 in
+	common) lane common common_lane ;;
+	*-split) lane "$1" split_lane "${1%-split}" ;;
+	*) lane "$1" kernel_lane "$1" ;;
+	esac
 }
 
-# The debug kernel's suite is the longest by far (about 6 minutes): it
-# starts first, so the other lanes share out the rest meanwhile.
-order=()
+# The lanes, longest first, so that none starts late and runs on alone at
+# the end: the split-off tests (debug's fail-nth sweeps, about 4 minutes),
+# the debug kernel's (the rest of its suite, its kmemleak self-test,
+# 2-3 minutes under its detectors), the foreign architectures' (TCG of
+# another instruction set), the x86_64 kernels', and the common checks.
+# In the matrix's order (the totals): each kernel, then its split-off lane.
+order=() matrix=()
 for k in "$@"; do
-	[ "$k" != debug ] || order=(debug "${order[@]}")
-	[ "$k" = debug ] || order+=("$k")
+	matrix+=("$k")
+	[ -z "$(split_tests "$k")" ] || { order+=("$k-split"); matrix+=("$k-split"); }
+done
+for k in "$@"; do
+	[ "$k" != debug ] || order+=(debug)
+done
+for k in "$@"; do
+	arch_native "$(kernel_arch "$k")" || order+=("$k")
+done
+for k in "$@"; do
+	[ "$k" = debug ] || ! arch_native "$(kernel_arch "$k")" || order+=("$k")
 done
 for name in "${order[@]}" common; do
 	if [ "$jobs" -eq 1 ]; then
@@ -192,7 +229,7 @@ wait
 
 # The totals, one line per lane in the matrix's order.
 pass=0 fail=0 skip=0 bad=
-for name in common "$@"; do
+for name in common "${matrix[@]}"; do
 	read -r p f s b <"$out/$name.sum" || die "check.sh: lane $name left no totals"
 	note "$name: $p passed, $f failed, $s skipped"
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s)) bad="$bad${b:+ $b}"
