@@ -83,6 +83,11 @@ export CMD
 vm-run: deps
 	@$(H)/vm.sh $(KERNEL) run "$$CMD" "$(ADD)"
 
+# One kernel's guest suite alone (no static or tool checks), or the test
+# programs TESTS chooses: shell patterns, "!PATTERN" to leave out.
+suite: deps
+	@EXECNS_TESTS='$(TESTS)' $(H)/vm.sh $(KERNEL) check
+
 # SystemTap scripts in the guest around CMD, e.g.
 # make stap-run KERNEL=trixie SCRIPT=stap/execns-trace.stp CMD="execns -t true"
 stap-run: deps
@@ -144,4 +149,4 @@ soak: deps
 kmod: deps
 	@$(H)/build-module.sh $(KERNEL) $(EXTRA)
 
-.PHONY: all module userspace install uninstall dkms-install clean deps guest-progs check lint vm-run shell demo fetch fetch-refresh kmod bench stress soak
+.PHONY: all module userspace install uninstall dkms-install clean deps guest-progs check lint vm-run suite shell demo fetch fetch-refresh kmod bench stress soak
