@@ -64,7 +64,7 @@ sync_dir "$TOP/tests/guest/ipmod" "$ROOT$b-ipmod"
 
 # Always W=1: the module must be clean under it (make lint), and a kbuild
 # flag change rebuilds every object, so the suite's build and lint's W=1
-# and sparse (C=2, which only adds a checker pass) share one set.
+# and sparse (C=1 on that rebuild, which only adds a checker pass) share one set.
 if ! logged "build-$kernel.log" kbuild_ext "$kernel" "$b" CONFIG_DEBUG_INFO_BTF_MODULES= W=1 "$@"; then
 	grep -iE 'error|warning' "$LOGS/build-$kernel.log" | head -n 20 >&2
 	die "building execns.ko for $kernel ($release) failed (log: $LOGS/build-$kernel.log)"
@@ -84,6 +84,6 @@ for m in "$b/execns" "$b-ipmod/execns_ipmod"; do
 	cp "$ROOT$m.ko" "$(kmod "$kernel" "${m##*/}").$$"
 	mv -f "$(kmod "$kernel" "${m##*/}").$$" "$(kmod "$kernel" "${m##*/}")"
 done
-# Whatever the arguments (W=1 is always on; C=2 adds a checker pass), the
+# Whatever the arguments (W=1 is always on; C= adds a checker pass), the
 # modules are the same, so the stamp is that of the sources.
 stamp >"$ko.stamp"
