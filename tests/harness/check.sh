@@ -12,7 +12,7 @@
 # tests split_tests names, which get a guest and a lane of their own (the
 # debug kernel's fail-nth sweeps). Lanes start longest first, so that no
 # long one starts last and runs on alone. Each kernel's static checks stay
-# in its lane: its module builds (W=1, C=2, the suite's) share one object
+# in its lane: its module builds (lint's W=1 and sparse rebuild, the suite's) share one object
 # directory (build-module.sh also takes a lock). A lane's output is printed
 # whole when it ends, every step with its wall and CPU time; EXECNS_JOBS=1
 # runs the lanes one after another and prints as it goes. The measured
@@ -185,7 +185,11 @@ lane() {
 }
 
 # run_lane NAME: the common static checks, kernel K's split_tests (NAME
-# K-split) or kernel NAME's lane.
+# K-split) or kernel NAME's lane.  With lanes, every lane but the split
+# ones runs at nice 5: those are the longest single guests (one TCG thread
+# each, no faster than one CPU), and the scheduler then gives each a CPU
+# of its own while the other lanes share what is left, their guests' idle
+# time included.
 run_lane() {
 	case $1 in
 	common) lane common common_lane ;;
@@ -223,7 +227,10 @@ for name in "${order[@]}" common; do
 		wait -n || true
 	done
 	note "$name: started"
-	run_lane "$name" &
+	case $name in
+	*-split) run_lane "$name" & ;;
+	*) (renice -n 5 -p "$BASHPID" >/dev/null && run_lane "$name") & ;;
+	esac
 done
 wait
 
