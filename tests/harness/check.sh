@@ -8,15 +8,16 @@
 # Kernels run side by side, in EXECNS_JOBS lanes at once (default: one more
 # than the host's CPUs). A TCG guest (thread=single) keeps at most one host
 # CPU busy, and less while its tests sleep or wait for RCU (trixie's suite:
-# 33 CPU-seconds in 82 s). A lane is a kernel's whole work, but for the
-# tests split_tests names, which get a guest and a lane of their own (the
+# 33 CPU-seconds in 82 s). A kernel is two lanes: its static checks, suite
+# and kmemleak self-test; its tracing tools (SystemTap, perf, bpftrace).
+# The tests split_tests names get a guest and a lane of their own (the
 # debug kernel's fail-nth sweeps). Lanes start longest first, so that no
-# long one starts last and runs on alone. Each kernel's static checks stay
-# in its lane: its module builds (lint's W=1 and sparse rebuild, the suite's) share one object
-# directory (build-module.sh also takes a lock). A lane's output is printed
-# whole when it ends, every step with its wall and CPU time; EXECNS_JOBS=1
-# runs the lanes one after another and prints as it goes. The measured
-# runs are in the README.
+# long one starts last and runs on alone. A kernel's static checks stay in
+# the lane of its suite; all its module builds go through build-module.sh,
+# which takes a lock per kernel. A lane's output is printed whole when it
+# ends, every step with its wall and CPU time; EXECNS_JOBS=1 runs the lanes
+# one after another and prints as it goes. The measured runs are in the
+# README.
 #
 # Usage: check.sh KERNEL...
 
@@ -124,7 +125,8 @@ suite() {
 	note "$name: $p passed, $f failed, $s skipped (guest exit $rc, $((SECONDS - t0)) s, CPU $((c1 - c0)) s)"
 }
 
-# kernel_lane K: everything check does on kernel K, but split_tests.
+# kernel_lane K: kernel K's static checks, suite (but split_tests) and
+# kmemleak self-test.
 kernel_lane() {
 	local k=$1 h=$TOP/tests/harness split
 	note "=== $k: $(kernel_desc "$k") ==="
@@ -136,6 +138,12 @@ kernel_lane() {
 	if arch_native "$(kernel_arch "$k")"; then
 		step "$k-leak" "$k: kmemleak self-test" "$h/kmemleak-selftest.sh" "$k"
 	fi
+}
+
+# tools_lane K: the tracing tools on kernel K, each in a guest of its own.
+tools_lane() {
+	local k=$1 h=$TOP/tests/harness
+	note "=== $k: tracing tools ==="
 	# Cross-built for arm64 and s390x; on s390x compiled, and the guest
 	# run one KTAP skip that says why (STAP_S390X_SKIP in common.sh).
 	step "$k-stap" "$k: SystemTap" "$h/stap-check.sh" "$k"
@@ -185,29 +193,33 @@ lane() {
 }
 
 # run_lane NAME: the common static checks, kernel K's split_tests (NAME
-# K-split) or kernel NAME's lane.  With lanes, every lane but the split
-# ones runs at nice 5: those are the longest single guests (one TCG thread
-# each, no faster than one CPU), and the scheduler then gives each a CPU
-# of its own while the other lanes share what is left, their guests' idle
-# time included.
+# K-split) or tracing tools (K-tools), or kernel NAME's lane.  With lanes,
+# every lane but the split ones runs at nice 5: those are the longest
+# single guests (one TCG thread each, no faster than one CPU), and the
+# scheduler then gives each a CPU of its own while the other lanes share
+# what is left, their guests' idle time included.
 run_lane() {
 	case $1 in
 	common) lane common common_lane ;;
 	*-split) lane "$1" split_lane "${1%-split}" ;;
+	*-tools) lane "$1" tools_lane "${1%-tools}" ;;
 	*) lane "$1" kernel_lane "$1" ;;
 	esac
 }
 
 # The lanes, longest first, so that none starts late and runs on alone at
-# the end: the split-off tests (debug's fail-nth sweeps, about 4 minutes),
-# the debug kernel's (the rest of its suite, its kmemleak self-test,
-# 2-3 minutes under its detectors), the foreign architectures' (TCG of
-# another instruction set), the x86_64 kernels', and the common checks.
-# In the matrix's order (the totals): each kernel, then its split-off lane.
+# the end, and many short ones last, to fill the gaps: the split-off tests
+# (debug's fail-nth sweeps, 4-6 minutes), the debug kernel's (the rest of
+# its suite and its kmemleak self-test, under its detectors), the foreign
+# architectures' (TCG of another instruction set), the x86_64 kernels',
+# then each kernel's tracing tools (about a minute each), the common checks.
+# In the matrix's order (the totals): each kernel, its split-off lane, its
+# tools.
 order=() matrix=()
 for k in "$@"; do
 	matrix+=("$k")
 	[ -z "$(split_tests "$k")" ] || { order+=("$k-split"); matrix+=("$k-split"); }
+	matrix+=("$k-tools")
 done
 for k in "$@"; do
 	[ "$k" != debug ] || order+=(debug)
@@ -217,6 +229,12 @@ for k in "$@"; do
 done
 for k in "$@"; do
 	[ "$k" = debug ] || ! arch_native "$(kernel_arch "$k")" || order+=("$k")
+done
+for k in "$@"; do
+	arch_native "$(kernel_arch "$k")" || order+=("$k-tools")
+done
+for k in "$@"; do
+	! arch_native "$(kernel_arch "$k")" || order+=("$k-tools")
 done
 for name in "${order[@]}" common; do
 	if [ "$jobs" -eq 1 ]; then
