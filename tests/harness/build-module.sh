@@ -9,8 +9,9 @@
 # Every guest boot asks for the modules (vm.sh), and kbuild takes 3 s of
 # CPU to find nothing to do: when the sources, the kernel and its compiler
 # are those of the last build, whose modules are still there, it is not
-# asked again (a build with arguments always runs).  EXECNS_REBUILD=1 deletes the objects first, so every file is
-# compiled and its warnings shown again (lint.sh's W=1 check).
+# asked again (a build with arguments always runs).  EXECNS_REBUILD=1
+# deletes the objects first, so every file is compiled and its warnings
+# shown again (lint.sh's W=1 and sparse check).
 #
 # Usage: build-module.sh KERNEL [extra kbuild arguments, e.g. C=1]
 
@@ -64,7 +65,7 @@ sync_dir "$TOP/tests/guest/ipmod" "$ROOT$b-ipmod"
 
 # Always W=1: the module must be clean under it (make lint), and a kbuild
 # flag change rebuilds every object, so the suite's build and lint's W=1
-# and sparse (C=1 on that rebuild, which only adds a checker pass) share one set.
+# and sparse rebuild (C=1, which only adds a checker pass) share one set.
 if ! logged "build-$kernel.log" kbuild_ext "$kernel" "$b" CONFIG_DEBUG_INFO_BTF_MODULES= W=1 "$@"; then
 	grep -iE 'error|warning' "$LOGS/build-$kernel.log" | head -n 20 >&2
 	die "building execns.ko for $kernel ($release) failed (log: $LOGS/build-$kernel.log)"
