@@ -101,8 +101,9 @@ step() {
 	note "$title: $p passed, $f failed, $s skipped (exit $rc, $((SECONDS - t0)) s, CPU $((c1 - c0)) s)"
 }
 
-# split_tests K: the test programs of kernel K's suite that boot a guest of
-# their own, in a lane of their own.  The debug kernel's fail-nth sweeps
+# split_tests K: the test program of kernel K's suite that boots a guest of
+# its own, in a lane of its own (one name: kernel_lane leaves it out with a
+# single "!NAME").  The debug kernel's fail-nth sweeps
 # take about 4 of its suite's 7 minutes; split off, the longest lane is no
 # longer twice any other.
 split_tests() {
