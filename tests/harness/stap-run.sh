@@ -7,7 +7,9 @@
 # Usage: stap-run.sh KERNEL "SCRIPT..." "CMD" ["ADD FILES"]
 # Environment: STAP_OPTS (more stap options, e.g. "-G interval=2"),
 # STAP_GUEST_CMD (run this in the guest instead of the start/CMD/stop
-# wrapper; the modules are in /root/stap), STAP_COMPILE_ONLY=1.
+# wrapper; the modules are in /root/stap), STAP_COMPILE_ONLY=1,
+# STAP_MODULE_TRACEPOINTS=1 (stap sees the module's tracepoints only, not
+# the kernel's: see module_tracepoints below).
 # Exit status: CMD's, 125 when a script does not compile or load.
 # CMD is run by the guest's sh as given (make stap-run passes it unexpanded,
 # so CMD='echo $HOME' means the guest's $HOME).  The guest runs through
@@ -107,13 +109,37 @@ trace_event_tp() {
 	done
 }
 
+# module_tracepoints: with STAP_MODULE_TRACEPOINTS=1, the command that
+# makes stap see the module's tracepoints only, in $scope (run in stap's
+# mount namespace, in_root's).  stap's tracepoint query (any
+# kernel.trace probe) compiles every tracepoint header it finds, one
+# object each: the build tree's (include/trace/events/execns.h alone, see
+# kernel_opts) and those of the source tree that /lib/modules/RELEASE/
+# source names, some 190 of the kernel's own.  The first time, for each
+# kernel, that cost 300 to 670 CPU-seconds, half of a cold make check's
+# CPU.  Bind-mounting a copy of /lib/modules/RELEASE without the source
+# link over it leaves stap no source tree, so it compiles the one header.
+# For scripts that probe no kernel tracepoint of the kernel's own (a
+# tapset alias may: scheduler.* and others use kernel.trace, and would
+# fall back to kprobes or find nothing), which is why it is not the
+# default.
+scope=
+module_tracepoints() {
+	local mods=/lib/modules/$release view=/build/stap-$kernel/modules
+	[ "${STAP_MODULE_TRACEPOINTS:-}" = 1 ] || return 0
+	rm -rf "$ROOT$view" && mkdir -p "$ROOT$view/extra"
+	in_root find "$mods" -mindepth 1 -maxdepth 1 ! -type d ! -name source -exec cp -P {} "$view/" \;
+	cp "$work/execns.ko" "$ROOT$view/extra/"
+	scope="mount --bind $view $mods &&"
+}
+
 # compile SCRIPT: NAME.ko in $work/x/root/stap; NAME from the file name.
 compile() {
 	local script=$1 name base=/build/stap-$kernel
 	name=$(basename "$script" .stp | tr 'A-Z-' 'a-z_' | tr -cd 'a-z0-9_')
 	# Unchanged script, tapset and module: the last build stands.
 	if cmp -s "$script" "$ROOT$base/$name.stp" && [ -s "$ROOT$base/$name.ko" ] &&
-		[ "$kopts ${STAP_OPTS:-}" = "$(cat "$ROOT$base/$name.opts" 2>/dev/null)" ] &&
+		[ "$scope $kopts ${STAP_OPTS:-}" = "$(cat "$ROOT$base/$name.opts" 2>/dev/null)" ] &&
 		cmp -s "$work/execns.ko" "$ROOT$base/$name.execns.ko" &&
 		[ -z "$(find "$TOP/stap/tapset" "$TOP/stap/compat" "$TOP/module/trace.h" "$kd/System.map" -newer "$ROOT$base/$name.ko")" ]; then
 		cp "$ROOT$base/$name.ko" "$work/x/root/stap/"
@@ -126,14 +152,14 @@ compile() {
 	# Handlers with interrupts off (INTERRUPTIBLE=0): an RCU callback's
 	# event in softirq cannot meet a running handler, which stap skips.
 	if ! logged "stap-$kernel-$name.log" in_root sh -c \
-		"cd $base && stap -r $release -p4 -m $name -B CC=$cc -I tapset \
+		"$scope cd $base && stap -r $release -p4 -m $name -B CC=$cc -I tapset \
 			-DMAXTRYLOCK=100000 -DTRYLOCKDELAY=1000 -DINTERRUPTIBLE=0 $kopts ${STAP_OPTS:-} $name.stp"; then
 		grep -E 'error|ERROR' "$LOGS/stap-$kernel-$name.log" | head -n 5 >&2
 		note "$kernel: $script does not compile (log: $LOGS/stap-$kernel-$name.log)"
 		exit 125
 	fi
 	cp "$work/execns.ko" "$ROOT$base/$name.execns.ko"
-	printf '%s\n' "$kopts ${STAP_OPTS:-}" >"$ROOT$base/$name.opts"
+	printf '%s\n' "$scope $kopts ${STAP_OPTS:-}" >"$ROOT$base/$name.opts"
 	cp "$ROOT$base/$name.ko" "$work/x/root/stap/"
 }
 
@@ -181,6 +207,7 @@ cp "$(kmod "$kernel")" "$work/execns.ko"
 cp "$work/execns.ko" "$ROOT/lib/modules/$release/extra/execns.ko"
 rm -rf "$ROOT/build/stap-$kernel/tapset" && cp -r "$TOP/stap/tapset" "$ROOT/build/stap-$kernel/"
 kernel_opts
+module_tracepoints
 for s in $scripts; do
 	[ -f "$s" ] || die "no SystemTap script '$s'"
 	compile "$s"
