@@ -9,6 +9,9 @@
 # unexpanded.  For each packaged kernel, also `make dkms-install` with
 # Debian's dkms in the build root (dkms-check.sh): the module it installs
 # has that kernel's vermagic.
+# The W=1 and sparse output of a kernel is reused while its inputs are
+# those of the last build that produced it (w1_build); EXECNS_REBUILD=1
+# compiles every file again anyway.
 # checkpatch.pl comes from Debian's linux-source-6.1 package (fetched once).
 #
 # LINT_PARTS=kernels runs only the per-kernel checks, LINT_PARTS=common only
@@ -29,6 +32,45 @@ result() {	# result STATUS NAME [LOG]
 		echo "not ok $n - $2"
 		failed=$((failed + 1))
 	fi
+}
+
+# w1_key K: what kernel K's W=1 and sparse output depends on, as one hash:
+# the module's sources and the kernel (build-module.sh's stamp of the
+# modules now built), the build root's compiler and sparse as they
+# report their versions, and the scripts that choose the flags.
+w1_key() {
+	local ko cc
+	ko=$(kmod "$1") cc=$(cat "$(kdir "$1")/cc")
+	"$TOP/tests/harness/build-module.sh" "$1" >/dev/null 2>&1 || return 1
+	{
+		cat "$ko.stamp"
+		in_root sh -c "$cc --version | head -n 1; sparse --version" 2>&1
+		(cd "$TOP/tests/harness" && sha1sum lint.sh build-module.sh common.sh)
+	} | sha1sum | cut -d' ' -f1
+}
+
+# w1_build K LOG: the W=1 C=1 rebuild of K's modules, its output in LOG.
+# A build whose inputs are those of the last clean one (w1_key) is not
+# run again: its output, in $(kmod K).w1, is copied instead, with a
+# comment line that says so.  Same compiler, same flags, same files, same
+# warnings: compiling them again would only cost 20 to 50 CPU-seconds a
+# kernel.  EXECNS_REBUILD=1 (or any change) compiles them again.
+w1_build() {
+	local k=$1 log=$2 saved key rc=0
+	saved=$(kmod "$k").w1
+	key=$(w1_key "$k") || key=
+	if [ -n "$key" ] && [ "${EXECNS_REBUILD:-}" != 1 ] &&
+		[ "$(head -n 1 "$saved" 2>/dev/null)" = "$key" ]; then
+		tail -n +2 "$saved" >"$log"
+		echo "# W=1 and sparse output of an earlier build with the same inputs (key $key)"
+		return 0
+	fi
+	rm -f "$saved"
+	EXECNS_REBUILD=1 "$TOP/tests/harness/build-module.sh" "$k" W=1 C=1 >"$log" 2>&1 || rc=1
+	if [ "$rc" -eq 0 ] && [ -n "$key" ] && [ "$(w1_key "$k")" = "$key" ]; then
+		{ echo "$key"; cat "$log"; } >"$saved.$$" && mv -f "$saved.$$" "$saved"
+	fi
+	return "$rc"
 }
 
 # checkpatch_dir: scripts/checkpatch.pl and the data files it reads.
@@ -93,9 +135,11 @@ for k in "$@"; do
 		# up-to-date objects would print no warning, and the check would
 		# pass whatever the code), and sparse on each (C=1).  gcc names
 		# the option of each warning ("[-Wmissing-prototypes]"), sparse
-		# none, which tells the two apart.
+		# none, which tells the two apart.  A clean build's output is
+		# kept with its inputs' key (w1_key) and read again while they
+		# are the same (w1_build).
 		rc=0
-		EXECNS_REBUILD=1 "$TOP/tests/harness/build-module.sh" "$k" W=1 C=1 >"$log" 2>&1 || rc=1
+		w1_build "$k" "$log" || rc=1
 		grep 'warning:' "$log" | grep -v 'pahole version differs' >"$log.warnings" || true
 		sparse=yes
 		grep -q 'sparse is not available' "$log" && sparse=no
