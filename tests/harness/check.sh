@@ -36,16 +36,30 @@ esac
 # The debug kernel is built, not fetched: on a cold cache that is 8 of the
 # set-up's 15 minutes, CPU-bound (at nice 19) where the rest mostly
 # downloads, so it runs beside the rest and is waited for at the end.
-# (Every build-root change takes the root's lock, the build one of its
-# own.)  A set-up step that fails waits for it too (setup_failed): it is
-# cached for the next run, and no build is left running on its own.
+# The locks keep apt runs in the build root one at a time (the build
+# holds one of its own); an apt run beside the build only adds packages
+# (the root's toolchains are installed first, by buildroot.sh).  The
+# build is a process group of its own (set -m), so that an interrupt can
+# stop all of it (stop_debug: a background job of a script ignores
+# SIGINT); a set-up step that fails waits for it instead (setup_failed):
+# it is cached for the next run.
 debug_pid=
+stop_debug() {
+	kill -TERM -- "-$debug_pid" 2>/dev/null
+	exit 130
+}
 setup_failed() {
+	[ -z "$debug_pid" ] || note "waiting for the debug kernel's build before stopping"
 	[ -z "$debug_pid" ] || wait "$debug_pid" || true
 	exit 2
 }
 for k in "$@"; do
-	[ "$k" != debug ] || { "$TOP/tests/harness/fetch-kernel.sh" debug & debug_pid=$!; }
+	[ "$k" = debug ] || continue
+	set -m
+	"$TOP/tests/harness/fetch-kernel.sh" debug &
+	debug_pid=$!
+	set +m
+	trap stop_debug INT TERM
 done
 for k in "$@"; do
 	[ "$k" != debug ] || continue
@@ -67,7 +81,10 @@ for k in "$@"; do
 		break
 	fi
 done
-[ -z "$debug_pid" ] || wait "$debug_pid" || exit 2
+if [ -n "$debug_pid" ]; then
+	wait "$debug_pid" || die "the debug kernel's set-up failed (its error is above)"
+	trap - INT TERM
+fi
 
 out=$(mktemp -d /tmp/execns-check.XXXXXX)
 trap 'rm -rf "$out"' EXIT
