@@ -117,9 +117,11 @@ trace_event_tp() {
 # kernel_opts) and those of the source tree that /lib/modules/RELEASE/
 # source names, some 190 of the kernel's own.  The first time, for each
 # kernel, that cost 300 to 670 CPU-seconds, half of a cold make check's
-# CPU.  Bind-mounting a copy of /lib/modules/RELEASE without the source
-# link over it leaves stap no source tree, so it compiles the one header.
-# For scripts that probe no kernel tracepoint of the kernel's own (a
+# CPU.  Bind-mounting over /lib/modules/RELEASE a directory with its files
+# and links but the source link, and extra/execns.ko, leaves stap no
+# source tree, so it compiles the one header.  (No other module is there:
+# kernel/ and the rest of extra/ are left out.)  For scripts that probe
+# no kernel tracepoint of the kernel's own and no module but execns (a
 # tapset alias may: scheduler.* and others use kernel.trace, and would
 # fall back to kprobes or find nothing), which is why it is not the
 # default.
@@ -130,7 +132,7 @@ module_tracepoints() {
 	rm -rf "$ROOT$view" && mkdir -p "$ROOT$view/extra"
 	in_root find "$mods" -mindepth 1 -maxdepth 1 ! -type d ! -name source -exec cp -P {} "$view/" \;
 	cp "$work/execns.ko" "$ROOT$view/extra/"
-	scope="mount --bind $view $mods &&"
+	scope="mount --bind $view $mods || { echo 'stap-run.sh: cannot bind-mount $view over $mods' >&2; exit 1; };"
 }
 
 # compile SCRIPT: NAME.ko in $work/x/root/stap; NAME from the file name.
@@ -139,7 +141,7 @@ compile() {
 	name=$(basename "$script" .stp | tr 'A-Z-' 'a-z_' | tr -cd 'a-z0-9_')
 	# Unchanged script, tapset and module: the last build stands.
 	if cmp -s "$script" "$ROOT$base/$name.stp" && [ -s "$ROOT$base/$name.ko" ] &&
-		[ "$scope $kopts ${STAP_OPTS:-}" = "$(cat "$ROOT$base/$name.opts" 2>/dev/null)" ] &&
+		[ "${scope:+$scope }$kopts ${STAP_OPTS:-}" = "$(cat "$ROOT$base/$name.opts" 2>/dev/null)" ] &&
 		cmp -s "$work/execns.ko" "$ROOT$base/$name.execns.ko" &&
 		[ -z "$(find "$TOP/stap/tapset" "$TOP/stap/compat" "$TOP/module/trace.h" "$kd/System.map" -newer "$ROOT$base/$name.ko")" ]; then
 		cp "$ROOT$base/$name.ko" "$work/x/root/stap/"
@@ -152,14 +154,14 @@ compile() {
 	# Handlers with interrupts off (INTERRUPTIBLE=0): an RCU callback's
 	# event in softirq cannot meet a running handler, which stap skips.
 	if ! logged "stap-$kernel-$name.log" in_root sh -c \
-		"$scope cd $base && stap -r $release -p4 -m $name -B CC=$cc -I tapset \
+		"${scope:+$scope }cd $base && stap -r $release -p4 -m $name -B CC=$cc -I tapset \
 			-DMAXTRYLOCK=100000 -DTRYLOCKDELAY=1000 -DINTERRUPTIBLE=0 $kopts ${STAP_OPTS:-} $name.stp"; then
 		grep -E 'error|ERROR' "$LOGS/stap-$kernel-$name.log" | head -n 5 >&2
 		note "$kernel: $script does not compile (log: $LOGS/stap-$kernel-$name.log)"
 		exit 125
 	fi
 	cp "$work/execns.ko" "$ROOT$base/$name.execns.ko"
-	printf '%s\n' "$scope $kopts ${STAP_OPTS:-}" >"$ROOT$base/$name.opts"
+	printf '%s\n' "${scope:+$scope }$kopts ${STAP_OPTS:-}" >"$ROOT$base/$name.opts"
 	cp "$ROOT$base/$name.ko" "$work/x/root/stap/"
 }
 
