@@ -56,6 +56,9 @@ sync_dir() {
 	rm -rf "$2.new"
 }
 
+# Taken before the copy: a source saved during the build must not label
+# these objects.
+s=$(stamp)
 mkdir -p "$ROOT$b"
 cp "$TOP/Kbuild" "$TOP/VERSION" "$ROOT$b/"
 sync_dir "$TOP/module" "$ROOT$b/module"
@@ -87,4 +90,4 @@ for m in "$b/execns" "$b-ipmod/execns_ipmod"; do
 done
 # Whatever the arguments (W=1 is always on; C= adds a checker pass), the
 # modules are the same, so the stamp is that of the sources.
-stamp >"$ko.stamp"
+printf '%s\n' "$s" >"$ko.stamp"

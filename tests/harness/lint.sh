@@ -42,6 +42,7 @@ w1_key() {
 	local ko cc
 	ko=$(kmod "$1") cc=$(cat "$(kdir "$1")/cc")
 	"$TOP/tests/harness/build-module.sh" "$1" >/dev/null 2>&1 || return 1
+	[ -s "$ko.stamp" ] || return 1
 	{
 		cat "$ko.stamp"
 		in_root sh -c "$cc --version | head -n 1; sparse --version" 2>&1
