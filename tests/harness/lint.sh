@@ -51,8 +51,8 @@ w1_key() {
 }
 
 # w1_build K LOG: the W=1 C=1 rebuild of K's modules, its output in LOG.
-# A build whose inputs are those of the last clean one (w1_key) is not
-# run again: its output, in $(kmod K).w1, is copied instead, with a
+# A build whose inputs are those of the last finished one (w1_key, its
+# warnings included) is not run again: its output, in $(kmod K).w1, is copied instead, with a
 # comment line that says so.  Same compiler, same flags, same files, same
 # warnings: compiling them again would only cost 20 to 50 CPU-seconds a
 # kernel.  EXECNS_REBUILD=1 (or any change) compiles them again.
@@ -136,7 +136,7 @@ for k in "$@"; do
 		# up-to-date objects would print no warning, and the check would
 		# pass whatever the code), and sparse on each (C=1).  gcc names
 		# the option of each warning ("[-Wmissing-prototypes]"), sparse
-		# none, which tells the two apart.  A clean build's output is
+		# none, which tells the two apart.  A finished build's output is
 		# kept with its inputs' key (w1_key) and read again while they
 		# are the same (w1_build).
 		rc=0

@@ -120,10 +120,10 @@ trace_event_tp() {
 # CPU.  Bind-mounting over /lib/modules/RELEASE a directory with its files
 # and links but the source link, and extra/execns.ko, leaves stap no
 # source tree, so it compiles the one header.  (No other module is there:
-# kernel/ and the rest of extra/ are left out.)  For scripts that probe
-# no kernel tracepoint of the kernel's own and no module but execns (a
-# tapset alias may: scheduler.* and others use kernel.trace, and would
-# fall back to kprobes or find nothing), which is why it is not the
+# kernel/ and the rest of extra/ are left out.)  It suits only scripts
+# that probe no tracepoint of the kernel's own and no module but execns;
+# a tapset alias may (scheduler.* and others use kernel.trace, and would
+# then fall back to kprobes or find nothing), which is why it is not the
 # default.
 scope=
 module_tracepoints() {
