@@ -68,7 +68,7 @@ static long execns_compat_entry(const struct pt_regs *regs)
 static int execns_slot_redirect(struct pt_regs *regs, bool compat, unsigned int nr,
 				void *entry)
 {
-	const struct pt_regs *uregs = (const struct pt_regs *)regs_get_kernel_argument(regs, 0);
+	const struct pt_regs *uregs = (const struct pt_regs *)execns_arch_probe_arg0(regs);
 
 	if (execns_arch_in_compat_syscall() != compat ||
 	    execns_arch_syscall_nr(uregs) != nr || !try_module_get(THIS_MODULE))

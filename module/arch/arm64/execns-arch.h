@@ -61,6 +61,12 @@ static inline unsigned int execns_arch_syscall_nr(const struct pt_regs *uregs)
 	return (u32)uregs->syscallno;
 }
 
+/* The first argument of a function whose entry a kprobe stopped. */
+static inline unsigned long execns_arch_probe_arg0(struct pt_regs *regs)
+{
+	return regs_get_kernel_argument(regs, 0);
+}
+
 /*
  * The syscall wrappers of both ABIs read regs[0..5]; regs[0] still holds
  * the first argument while the syscall runs (the return value is written

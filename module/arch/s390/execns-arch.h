@@ -56,6 +56,17 @@ static inline unsigned int execns_arch_syscall_nr(const struct pt_regs *uregs)
 	return uregs->int_code & 0xffff;
 }
 
+/*
+ * The first argument of a function whose entry a kprobe stopped: r2 of
+ * the s390x calling convention.  Not regs_get_kernel_argument(), which
+ * calls regs_get_register(): Debian's 6.12 s390x kernel does not export
+ * that to modules.
+ */
+static inline unsigned long execns_arch_probe_arg0(struct pt_regs *regs)
+{
+	return regs->gprs[2];
+}
+
 /* The wrappers of both ABIs read orig_gpr2, then gprs[3..7]. */
 static inline unsigned long *execns_arch_argp(struct pt_regs *regs, unsigned int n,
 					      bool compat)

@@ -59,6 +59,12 @@ static inline unsigned int execns_arch_syscall_nr(const struct pt_regs *uregs)
 	return (u32)uregs->orig_ax;
 }
 
+/* The first argument of a function whose entry a kprobe stopped. */
+static inline unsigned long execns_arch_probe_arg0(struct pt_regs *regs)
+{
+	return regs_get_kernel_argument(regs, 0);
+}
+
 #define EXECNS_REG(r) offsetof(struct pt_regs, r)
 
 /* The register that holds syscall argument @n (0-5) of a caller's pt_regs. */
