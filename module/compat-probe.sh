@@ -58,12 +58,19 @@ free_nrs() {
 }
 
 # free_nrs_s390 NAME COLUMN: the same for s390 before 6.13, whose generated
-# syscall_table.h has one "SYSCALL(native, compat)" line per number, from 0.
+# syscall_table.h has one line per number, from 0: "SYSCALL(native,
+# compat)", or "NI_SYSCALL" where neither ABI has one.
 free_nrs_s390() {
 	[ -r "$gen/syscall_table.h" ] || { echo "compat-probe.sh: no $gen/syscall_table.h" >&2; exit 1; }
 	printf '#define %s' "$1"
-	sed -n 's/^SYSCALL(\([^,]*\), *\([^)]*\)).*/\1 \2/p' "$gen/syscall_table.h" |
-		awk -v c="$2" '$c == "sys_ni_syscall" { printf "%s%d", n++ ? "," : " ", NR - 1 }'
+	awk -v c="$2" '
+		/^NI_SYSCALL$/ { sym = "sys_ni_syscall" }
+		/^SYSCALL\(/ { split(substr($0, 9), f, /[ ,)]+/); sym = f[c] }
+		/^(NI_SYSCALL$|SYSCALL\()/ {
+			if (sym == "sys_ni_syscall")
+				printf "%s%d", n++ ? "," : " ", nr
+			nr++
+		}' "$gen/syscall_table.h"
 	echo
 }
 
