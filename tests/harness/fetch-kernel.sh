@@ -33,6 +33,21 @@
 
 name=${1:?usage: fetch-kernel.sh NAME [trace-tools]}
 suites=$(kernel_field "$name" 3)
+# A suite written SUITE@VERSION pins the kernel to that version of SUITE's
+# (tests/kernels.conf says when and why): pin_suite and pin_ver, and
+# $suites keeps the row's other suites, where the guest's own programs
+# come from (the suite itself when it is the only one).
+pin_suite=
+pin_ver=
+case ,$suites, in
+*@*@*) die "KERNEL=$name: more than one SUITE@VERSION in '$suites' (tests/kernels.conf)" ;;
+*@*)
+	pin_suite=$(printf '%s\n' "$suites" | tr , '\n' | sed -n 's/@.*//p')
+	pin_ver=$(printf '%s\n' "$suites" | tr , '\n' | sed -n 's/^[^@]*@//p')
+	suites=$(printf '%s\n' "$suites" | tr , '\n' | grep -v @ | paste -sd, -)
+	suites=${suites:-$pin_suite}
+	;;
+esac
 arch=$(kernel_arch "$name")
 deb=$(arch_deb "$arch")
 out=$(kdir "$name")
@@ -326,34 +341,45 @@ headers_cc() {
 	sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\) .*/\1/p' "$ROOT/usr/src/linux-headers-$1/.config"
 }
 
-# foreign_headers PKG ABI VERSION: PKG (linux-headers-ABI for $deb) unpacked
-# into the build root as apt would have installed it, its arch-all and
-# Multi-Arch: foreign dependencies and its cross compiler installed.
+# foreign_headers PKG ABI VERSION: PKG (linux-headers-ABI for $deb) as its
+# suites list it, into the build root (headers_into_root), with its -common
+# and linux-kbuild packages of the same VERSION.
 foreign_headers() {
-	local pkg=$1 abi=$2 ver=$3 dl=/tmp/dl-$name-headers t cc
-	local src=/usr/src/linux-headers-$abi
+	local pkg=$1 abi=$2 ver=$3 dl=/tmp/dl-$name-headers
 
 	rm -rf "$ROOT$dl" && mkdir -p "$ROOT$dl"
 	logged "headers-$name.log" in_root sh -c "cd $dl && apt-get $APT_OPTS download $pkg=$ver" ||
 		die "downloading $pkg failed (log: $LOGS/headers-$name.log)"
-	t=$ROOT$dl/x
-	dpkg-deb -x "$ROOT$dl"/*.deb "$t" || die "cannot unpack $pkg"
-	[ -d "$t$src" ] || die "$pkg has no $src"
+	headers_into_root "$ROOT$dl"/*.deb "$abi" \
+		"linux-headers-${abi%-"$deb"}-common=$ver" "$(kbuild_of "$pkg=$ver")"
+	rm -rf "$ROOT$dl"
+}
+
+# headers_into_root DEB ABI PKG...: the foreign headers package file DEB
+# unpacked into the build root as apt would have installed it, and what
+# they need from the root installed for real: PKG... (their -common and
+# linux-kbuild packages, as name=version or as package files in the root)
+# and the cross compiler their .config names.
+headers_into_root() {
+	local file=$1 abi=$2 t=$1.x cc src=/usr/src/linux-headers-$2
+	shift 2
+
+	dpkg-deb -x "$file" "$t" || die "cannot unpack ${file##*/}"
+	[ -d "$t$src" ] || die "${file##*/} has no $src"
 	rm -rf "$ROOT$src" && mv "$t$src" "$ROOT$src"
+	rm -rf "$t"
 	mkdir -p "$ROOT/usr/lib/modules/$abi"
 	ln -sfn "../../../src/linux-headers-$abi" "$ROOT/usr/lib/modules/$abi/build"
 	source_link "$abi"
-	rm -rf "$ROOT$dl"
 
 	cc=$(headers_cc "$abi")
 	case $cc in
 	"$(arch_cross "$arch")"gcc-[0-9]*) ;;
-	*) die "$pkg was configured with '$cc', not a $(arch_cross "$arch")gcc-N this root can install" ;;
+	*) die "${file##*/} was configured with '$cc', not a $(arch_cross "$arch")gcc-N this root can install" ;;
 	esac
 	logged "headers-$name.log" in_root apt-get install -y -q --no-install-recommends \
-		"linux-headers-${abi%-"$deb"}-common=$ver" "$(kbuild_of "$pkg=$ver")" \
-		"gcc-${cc##*-}-${cc%-gcc-*}" ||
-		die "installing what $pkg needs in the build root failed (log: $LOGS/headers-$name.log)"
+		"$@" "gcc-${cc##*-}-${cc%-gcc-*}" ||
+		die "installing what ${file##*/} needs in the build root failed (log: $LOGS/headers-$name.log)"
 }
 
 # source_link ABI: /usr/lib/modules/ABI/source, the link to the -common
@@ -389,17 +415,84 @@ fetch() {
 
 	rm -rf "$out.tmp" && mkdir -p "$out.tmp"
 	download "$image" "$out.tmp/x"
+	finish_fetch "$abi" "$iver"
+}
+
+# pool_get DL PKG ARCH: PKG's $pin_ver package file for ARCH, downloaded
+# by its file name from the archive's pool into DL (a directory in the
+# root, given and printed as a host path).  No package list names it any
+# more, so no list's checksum covers it: apt-helper checks only that it
+# arrives.  The kernel's packages are built from the source package linux,
+# a signed image from linux-signed-ARCH.
+pool_get() {
+	local dl=$1 f=$2_${pin_ver#*:}_$3.deb src
+
+	for src in linux "linux-signed-$3"; do
+		if in_root /usr/lib/apt/apt-helper download-file \
+			"$MIRROR/pool/main/l/$src/$f" "${dl#"$ROOT"}/$f" >>"$LOGS/pool-$name.log" 2>&1; then
+			printf '%s\n' "$dl/$f"
+			return 0
+		fi
+	done
+	die "the archive's pool at $MIRROR has no $f (log: $LOGS/pool-$name.log): tests/kernels.conf pins KERNEL=$name to $pin_suite's $pin_ver, so pin a version the registry serves"
+}
+
+# file_dep DEB PREFIX: the dependency of the package file DEB whose name
+# starts with PREFIX (all of them with -a).
+file_dep() {
+	local all=
+	[ "$1" != -a ] || { all=1 && shift; }
+	dpkg-deb -f "$1" Depends | tr , '\n' |
+		awk -v p="$2" -v all="$all" 'index($1, p) == 1 { print $1; if (!all) exit }'
+}
+
+# fetch_pinned: the kernel of a SUITE@VERSION row, from the pool.  The
+# meta packages of that version name the ABI, the headers package its
+# -common and linux-kbuild packages, the image package the packages that
+# carry its files (linux-binary-ABI, linux-modules-ABI, as download()).
+fetch_pinned() {
+	local dl=$ROOT/tmp/dl-$name-pool image headers common kbuild abi f p
+
+	[ -n "$APT_OPTS" ] ||
+		die "KERNEL=$name: tests/kernels.conf pins an $arch kernel; only a foreign one (arm64, s390x) can be pinned, its headers being unpacked, not installed by name"
+	rm -rf "$dl" "$out.tmp" && mkdir -p "$dl" "$out.tmp/x"
+	: >"$LOGS/pool-$name.log"
+	f=$(pool_get "$dl" "linux-image-$deb" "$deb")
+	image=$(file_dep "$f" linux-image-)
+	[ -n "$image" ] || die "${f##*/} names no linux-image-ABI"
+	abi=${image#linux-image-}
+	note "fetching $name: $image ($pin_ver, $pin_suite's, pinned by tests/kernels.conf) and its headers, from the pool"
+
+	headers=$(pool_get "$dl" "linux-headers-$abi" "$deb")
+	common=$(pool_get "$dl" "linux-headers-${abi%-"$deb"}-common" all)
+	kbuild=$(pool_get "$dl" "$(file_dep "$headers" linux-kbuild-)" amd64)
+	headers_into_root "$headers" "$abi" "${common#"$ROOT"}" "${kbuild#"$ROOT"}"
+
+	f=$(pool_get "$dl" "$image" "$deb")
+	dpkg -x "$f" "$out.tmp/x"
+	for p in $(file_dep -a "$f" linux-binary-) $(file_dep -a "$f" linux-modules-); do
+		dpkg -x "$(pool_get "$dl" "$p" "$deb")" "$out.tmp/x"
+	done
+	rm -rf "$dl"
+	finish_fetch "$abi" "$pin_ver"
+}
+
+# finish_fetch ABI VERSION: from the image packages unpacked in
+# $out.tmp/x, the kernel's cache directory $out.
+finish_fetch() {
+	local abi=$1 ver=$2
+
 	find "$out.tmp/x" -type f \( -name 'vmlinuz*' \) -exec cp {} "$out.tmp/vmlinuz" \; -quit
-	[ -s "$out.tmp/vmlinuz" ] || die "no vmlinuz in $image or its linux-binary package"
+	[ -s "$out.tmp/vmlinuz" ] || die "no vmlinuz in linux-image-$abi or its linux-binary package"
 	keep_modules "$out.tmp/x" "$out.tmp/modules"
 	rm -rf "$out.tmp/x"
 	[ -z "$APT_OPTS" ] || fetch_busybox "$out.tmp"
 	[ -z "$APT_OPTS" ] || fetch_util_linux "$out.tmp"
 	printf '%s\n' "$abi" >"$out.tmp/release"
-	printf '%s\n' "$iver" >"$out.tmp/version"
+	printf '%s\n' "$ver" >"$out.tmp/version"
 	# The compiler the headers were configured with, e.g. gcc-14.
 	headers_cc "$abi" >"$out.tmp/cc"
-	[ -s "$out.tmp/cc" ] || die "cannot tell the compiler of $headers (no CONFIG_CC_VERSION_TEXT)"
+	[ -s "$out.tmp/cc" ] || die "cannot tell the compiler of linux-headers-$abi (no CONFIG_CC_VERSION_TEXT)"
 	rm -rf "$out" && mv "$out.tmp" "$out"
 }
 
@@ -436,7 +529,12 @@ refresh() {
 	have=$(cat "$out/version" 2>/dev/null || true)
 	pkg=linux-image-$deb
 	[ "$name" != debug ] || pkg=linux-source-6.12
-	want=$(newest "$pkg")
+	if [ -n "$pin_ver" ]; then
+		want=$pin_ver
+		note "$name: pinned by tests/kernels.conf to $pin_suite's $pin_ver; $pin_suite lists $(suites=$pin_suite newest "$pkg")"
+	else
+		want=$(newest "$pkg")
+	fi
 	[ -n "$want" ] || die "no $pkg in suites '$suites' for KERNEL=$name after apt-get update (check the suites in tests/kernels.conf)"
 	if [ "$want" = "$have" ]; then
 		note "$name: $pkg $have is still the newest in '$suites'"
@@ -473,6 +571,11 @@ main() {
 	[ "$name" = debug ] && exec "$TOP/tests/harness/build-debug-kernel.sh"
 	[ "${2:-}" != trace-tools ] || trace_tools
 	[ "${2:-}" != stap-runtime ] || stap_runtime
+	# tests/kernels.conf moved a pin: that version, not the cached one.
+	if [ -n "$pin_ver" ] && [ -s "$out/version" ] && [ "$(cat "$out/version")" != "$pin_ver" ]; then
+		note "$name: the cached kernel is $(cat "$out/version"), tests/kernels.conf pins $pin_ver"
+		rm -rf "$out"
+	fi
 	if [ -s "$out/release" ] && [ -d "$ROOT/usr/src/linux-headers-$(cat "$out/release")" ]; then
 		[ -d "$out/modules" ] && { [ -z "$APT_OPTS" ] ||
 			{ [ -s "$out/busybox" ] && [ -d "$out/util-linux" ] &&
@@ -489,7 +592,11 @@ main() {
 	exec 9>"$EXECNS_CACHE/.root.lock"
 	flock 9
 	foreign_update
-	fetch
+	if [ -n "$pin_ver" ]; then
+		fetch_pinned
+	else
+		fetch
+	fi
 }
 
 main "$@"
