@@ -6,7 +6,8 @@
 # sources are copied to a per-tree, per-architecture directory there; make
 # rebuilds only what changed.  The compat programs (*-32: i386's on x86_64)
 # are AArch32 ones on arm64, built with arm-linux-gnueabihf-gcc and
-# libc6-dev-armhf-cross; s390x gets none.
+# libc6-dev-armhf-cross; s390x gets abi31-caller, a freestanding 31-bit
+# program.
 #
 # Usage: guest-cross.sh KERNEL	(prints the directory of the programs)
 
@@ -21,11 +22,13 @@ g=/build/$TREE/guest-$arch
 exec 8>"$EXECNS_CACHE/.build-$TREE-guest-$arch.lock"
 flock 8
 
-# The compat ABI's compiler (same GCC version) and its Debian architecture.
-cc32= deb32=
+# The compat ABI's compiler (same GCC version) and its Debian architecture;
+# s390x's 31-bit caller is freestanding, built by the same compiler (-m31).
+cc32= deb32= extra=
 if [ "$arch" = arm64 ]; then
 	cc32=arm-linux-gnueabihf-gcc-${cc##*-} deb32=armhf
 fi
+[ "$arch" != s390x ] || extra=build-$arch/abi31-caller
 
 need=("libc6-dev-$deb-cross")
 [ -z "$cc32" ] || need+=("libc6-dev-$deb32-cross" "gcc-${cc##*-}-${cc32%-gcc-*}")
@@ -47,7 +50,7 @@ cp -rp "$TOP/tests/guest" "$ROOT$g/tests/"
 # The host's (x86_64) objects must not be taken for ours.
 rm -rf "$ROOT$g/userspace/build" "$ROOT$g/tests/guest/build"
 if ! logged "guest-$arch.log" in_root sh -c "cd $g && make -C userspace B=build-$arch CC=$cc &&
-	make -C tests/guest B=build-$arch US=../../userspace/build-$arch CC=$cc PROGS32="; then
+	make -C tests/guest B=build-$arch US=../../userspace/build-$arch CC=$cc PROGS32= all $extra"; then
 	grep -E 'error' "$LOGS/guest-$arch.log" | head -n 20 >&2
 	die "building the guest programs for $arch failed (log: $LOGS/guest-$arch.log)"
 fi
