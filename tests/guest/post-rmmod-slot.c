@@ -3,7 +3,8 @@
  * After rmmod: the syscall slots answer ENOSYS again, libexecns says
  * ENOSYS, and the CLI explains in one line that the module is not loaded.
  * Built for x86_64 and i386 (post-rmmod-slot-32), for arm64 and
- * AArch32 (post-rmmod-slot-32 there), and for s390x.
+ * AArch32 (post-rmmod-slot-32 there), and for s390x, whose 31-bit callers
+ * are abi31-caller (see test-execns-abi).
  */
 #include "lib/child.h"
 
@@ -24,6 +25,45 @@
 #define SLOT 400
 #endif
 
+#ifdef __s390x__
+#define SLOT31 391
+
+/* abi31-caller's calls through the default 31-bit slot: all ENOSYS. */
+static void test_abi31(void)
+{
+	char out[256] = "", nr[16];
+	int p[2], status = -1;
+	pid_t pid;
+
+	if (!kernel_has_compat() || access("/usr/local/bin/abi31-caller", X_OK)) {
+		ksft_test_result_code(KSFT_SKIP, "s390 (31-bit) caller", "%s",
+				      kernel_has_compat() ? "no /usr/local/bin/abi31-caller" :
+				      "this kernel has no 31-bit compat ABI (no sys_call_table_emu in kallsyms)");
+		return;
+	}
+	snprintf(nr, sizeof(nr), "%d", SLOT31);
+	if (pipe(p)) {
+		ksft_test_result_fail("s390 (31-bit): pipe: errno %d", errno);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 1);
+		execl("/usr/local/bin/abi31-caller", "abi31-caller", nr, "67108864", "/bin/true",
+		      "true", (char *)NULL);
+		_exit(98);
+	}
+	close(p[1]);
+	read_all(p[0], out, sizeof(out));
+	close(p[0]);
+	waitpid(pid, &status, 0);
+	ksft_test_result(WIFEXITED(status) && WEXITSTATUS(status) == 99 &&
+			 !strcmp(out, "abi31 -38 -38 -38\nerrno 38\n"),
+			 "s390 (31-bit): default slot %d answers ENOSYS (%s)", SLOT31,
+			 strtok(out, "\n") ? out : "no output");
+}
+#endif
+
 int main(void)
 {
 	char out[1024];
@@ -33,7 +73,11 @@ int main(void)
 
 	alarm(TEST_TIMEOUT);
 	ksft_print_header();
+#ifdef __s390x__
+	ksft_set_plan(4);
+#else
 	ksft_set_plan(3);
+#endif
 	ret = syscall(SLOT, CLONE_NEWUTS, "/bin/true", (char *[]){ "true", NULL }, environ);
 	ksft_test_result(ret == -1 && errno == ENOSYS, "%s: default slot %d answers ENOSYS (errno %d)",
 			 ABI, SLOT, errno);
@@ -56,5 +100,8 @@ int main(void)
 	ksft_test_result(WIFEXITED(status) && WEXITSTATUS(status) == 125 && strstr(out, "not loaded") &&
 			 !strchr(out, '\n'),
 			 "the CLI exits 125 with one line saying the module is not loaded");
+#ifdef __s390x__
+	test_abi31();
+#endif
 	ksft_finished();
 }
