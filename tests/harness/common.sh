@@ -33,7 +33,7 @@ kernel_field() {
 
 # kernel_desc NAME: the "what" column of a kernel's line.
 kernel_desc() {
-	awk -v n="$1" '!/^#/ && $1 == n { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }' "$KERNELS_CONF"
+	awk -v n="$1" '!/^#/ && $1 == n { $1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); print }' "$KERNELS_CONF"
 }
 
 # kernel_arch NAME: a kernel's architecture (x86_64, arm64, s390x).

@@ -3,7 +3,7 @@
 # Install what the host side of the harness needs, from Debian's packages,
 # when something is missing.  Quiet when everything is there.
 #
-# Usage: deps.sh [ARCH...]	(arm64, s390x or all: also that guest's QEMU)
+# Usage: deps.sh [ARCH...]	(arm64, s390x, all or default: also that guest's QEMU)
 
 set -euo pipefail
 PKGS="qemu-system-x86 busybox-static cpio debootstrap gcc gcc-multilib make gzip util-linux binutils zstd xz-utils"
@@ -11,7 +11,7 @@ for a in "$@"; do
 	case $a in
 	arm64) PKGS="$PKGS qemu-system-arm" ;;
 	s390x) PKGS="$PKGS qemu-system-misc" ;;	# qemu-system-s390x
-	all) PKGS="$PKGS qemu-system-arm qemu-system-misc" ;;
+	all|default) PKGS="$PKGS qemu-system-arm qemu-system-misc" ;;
 	esac
 done
 missing=

@@ -32,7 +32,7 @@
 . "$(dirname "$0")/common.sh"
 
 name=${1:?usage: fetch-kernel.sh NAME [trace-tools]}
-suites=$(kernel_field "$name" 3)
+suites=$(kernel_field "$name" 4)
 # A suite written SUITE@VERSION pins the kernel to that version of SUITE's
 # (tests/kernels.conf says when and why): pin_suite and pin_ver, and
 # $suites keeps the row's other suites, where the guest's own programs
