@@ -33,11 +33,11 @@ static void test_abi31(void)
 {
 	char out[256] = "", nr[16];
 	int p[2], status = -1;
+	bool ok;
 	pid_t pid;
 
-	if (!kernel_has_compat() || access("/usr/local/bin/abi31-caller", X_OK)) {
-		ksft_test_result_code(KSFT_SKIP, "s390 (31-bit) caller", "%s",
-				      kernel_has_compat() ? "no /usr/local/bin/abi31-caller" :
+	if (!kernel_has_compat()) {
+		ksft_test_result_code(KSFT_SKIP, "s390 (31-bit) caller",
 				      "this kernel has no 31-bit compat ABI (no sys_call_table_emu in kallsyms)");
 		return;
 	}
@@ -57,9 +57,10 @@ static void test_abi31(void)
 	read_all(p[0], out, sizeof(out));
 	close(p[0]);
 	waitpid(pid, &status, 0);
-	ksft_test_result(WIFEXITED(status) && WEXITSTATUS(status) == 99 &&
-			 !strcmp(out, "abi31 -38 -38 -38\nerrno 38\n"),
-			 "s390 (31-bit): default slot %d answers ENOSYS (%s)", SLOT31,
+	/* Decided before strtok() cuts the output at its first line. */
+	ok = WIFEXITED(status) && WEXITSTATUS(status) == 99 &&
+	     !strcmp(out, "abi31 -38 -38 -38 1\nerrno 38\n");
+	ksft_test_result(ok, "s390 (31-bit): default slot %d answers ENOSYS (%s)", SLOT31,
 			 strtok(out, "\n") ? out : "no output");
 }
 #endif
