@@ -44,7 +44,7 @@ case ,$suites, in
 *@*)
 	pin_suite=$(printf '%s\n' "$suites" | tr , '\n' | sed -n 's/@.*//p')
 	pin_ver=$(printf '%s\n' "$suites" | tr , '\n' | sed -n 's/^[^@]*@//p')
-	suites=$(printf '%s\n' "$suites" | tr , '\n' | grep -v @ | paste -sd, -)
+	suites=$(printf '%s\n' "$suites" | tr , '\n' | sed '/@/d' | paste -sd, -)
 	suites=${suites:-$pin_suite}
 	;;
 esac
@@ -465,7 +465,9 @@ fetch_pinned() {
 
 	headers=$(pool_get "$dl" "linux-headers-$abi" "$deb")
 	common=$(pool_get "$dl" "linux-headers-${abi%-"$deb"}-common" all)
-	kbuild=$(pool_get "$dl" "$(file_dep "$headers" linux-kbuild-)" amd64)
+	kbuild=$(file_dep "$headers" linux-kbuild-)
+	[ -n "$kbuild" ] || die "${headers##*/} names no linux-kbuild package"
+	kbuild=$(pool_get "$dl" "$kbuild" amd64)
 	headers_into_root "$headers" "$abi" "${common#"$ROOT"}" "${kbuild#"$ROOT"}"
 
 	f=$(pool_get "$dl" "$image" "$deb")
@@ -537,7 +539,7 @@ refresh() {
 	fi
 	[ -n "$want" ] || die "no $pkg in suites '$suites' for KERNEL=$name after apt-get update (check the suites in tests/kernels.conf)"
 	if [ "$want" = "$have" ]; then
-		note "$name: $pkg $have is still the newest in '$suites'"
+		note "$name: $pkg $have is still the ${pin_ver:+pinned version, not }newest in '${pin_suite:-$suites}'"
 		exit 0
 	fi
 	note "$name: $pkg ${have:-(nothing cached)} -> $want"
