@@ -59,8 +59,8 @@ static inline unsigned int execns_arch_syscall_nr(const struct pt_regs *uregs)
 /*
  * The first argument of a function whose entry a kprobe stopped: r2 of
  * the s390x calling convention.  Not regs_get_kernel_argument(), which
- * calls regs_get_register(): Debian's 6.12 s390x kernel does not export
- * that to modules.
+ * calls regs_get_register(): 6.12 defines that out of line and does not
+ * export it to modules (7.x makes it inline).
  */
 static inline unsigned long execns_arch_probe_arg0(struct pt_regs *regs)
 {
