@@ -59,19 +59,27 @@ free_nrs() {
 
 # free_nrs_s390 NAME COLUMN: the same for s390 before 6.13, whose generated
 # syscall_table.h has one line per number, from 0: "SYSCALL(native,
-# compat)", or "NI_SYSCALL" where neither ABI has one.
+# compat)", or "NI_SYSCALL" where neither ABI has one.  The lines counted
+# must be unistd_nr.h's NR_syscalls: a line of another shape, skipped,
+# would shift every later number.
 free_nrs_s390() {
+	local want list
+
 	[ -r "$gen/syscall_table.h" ] || { echo "compat-probe.sh: no $gen/syscall_table.h" >&2; exit 1; }
-	printf '#define %s' "$1"
-	awk -v c="$2" '
+	want=$(sed -n 's/^#define NR_syscalls \([0-9]*\)$/\1/p' "$gen/unistd_nr.h" 2>/dev/null)
+	list=$(awk -v c="$2" -v want="${want:-0}" '
 		/^NI_SYSCALL$/ { sym = "sys_ni_syscall" }
 		/^SYSCALL\(/ { split(substr($0, 9), f, /[ ,)]+/); sym = f[c] }
 		/^(NI_SYSCALL$|SYSCALL\()/ {
 			if (sym == "sys_ni_syscall")
 				printf "%s%d", n++ ? "," : " ", nr
 			nr++
-		}' "$gen/syscall_table.h"
-	echo
+		}
+		END { if (nr != want) exit 1 }' "$gen/syscall_table.h") || {
+		echo "compat-probe.sh: $gen/syscall_table.h does not list NR_syscalls (${want:-unknown}) numbers: its format changed" >&2
+		exit 1
+	}
+	printf '#define %s%s\n' "$1" "$list"
 }
 
 # The generated lists are the architecture's (module/arch/$arch/).
