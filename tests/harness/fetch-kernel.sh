@@ -421,20 +421,23 @@ fetch() {
 # pool_get DL PKG ARCH: PKG's $pin_ver package file for ARCH, downloaded
 # by its file name from the archive's pool into DL (a directory in the
 # root, given and printed as a host path).  No package list names it any
-# more, so no list's checksum covers it: apt-helper checks only that it
-# arrives.  The kernel's packages are built from the source package linux,
-# a signed image from linux-signed-ARCH.
+# more, so no list's checksum covers it: apt-helper checks it against its
+# line in tests/pool.sha256 instead.  The kernel's packages are built from
+# the source package linux, a signed image from linux-signed-ARCH.
 pool_get() {
-	local dl=$1 f=$2_${pin_ver#*:}_$3.deb src
+	local dl=$1 f=$2_${pin_ver#*:}_$3.deb src sum
 
+	sum=$(awk -v f="$f" '!/^#/ && $2 == f { print $1; exit }' "$TOP/tests/pool.sha256")
+	[ -n "$sum" ] ||
+		die "no SHA-256 of $f in tests/pool.sha256 (KERNEL=$name is pinned to $pin_suite's $pin_ver): add the sha256sum line of a copy you trust"
 	for src in linux "linux-signed-$3"; do
 		if in_root /usr/lib/apt/apt-helper download-file \
-			"$MIRROR/pool/main/l/$src/$f" "${dl#"$ROOT"}/$f" >>"$LOGS/pool-$name.log" 2>&1; then
+			"$MIRROR/pool/main/l/$src/$f" "${dl#"$ROOT"}/$f" "SHA256:$sum" >>"$LOGS/pool-$name.log" 2>&1; then
 			printf '%s\n' "$dl/$f"
 			return 0
 		fi
 	done
-	die "the archive's pool at $MIRROR has no $f (log: $LOGS/pool-$name.log): tests/kernels.conf pins KERNEL=$name to $pin_suite's $pin_ver, so pin a version the registry serves"
+	die "the archive's pool at $MIRROR has no $f, or not one with its SHA-256 in tests/pool.sha256 (log: $LOGS/pool-$name.log): tests/kernels.conf pins KERNEL=$name to $pin_suite's $pin_ver, so pin a version the registry serves"
 }
 
 # file_dep DEB PREFIX: the dependency of the package file DEB whose name
