@@ -11,13 +11,25 @@
  * (ftrace's own guard, per context: a softirq that interrupts a hook on
  * its CPU still gets the hook, where a kprobe would count a miss) and
  * PERMANENT (kernel.ftrace_enabled=0 would silently turn it into a NOP;
- * with it, that sysctl fails with EBUSY while the hook is armed, and arming
- * fails while ftrace is disabled).  A redirecting hook also has IPMODIFY: a
- * second IP modifier on the function (livepatch, another module) then
- * fails to attach instead of being bypassed, or this one fails to arm.
+ * with it, that sysctl fails with EBUSY while the module is loaded, and
+ * loading fails while ftrace is disabled).  A redirecting hook also has
+ * IPMODIFY: a second IP modifier on the function (livepatch, another
+ * module) then fails to attach instead of being bypassed, or this one
+ * fails to arm.
  *
  * Callbacks run with preemption disabled, in any context the hooked
  * function runs in, and must be notrace.
+ *
+ * A hook's ops is registered once, at load, and unregistered at unload.
+ * Disarmed, its filter holds only a parking place of its own (hook.c), a
+ * module function nobody calls, so the hooked function's ftrace site goes
+ * back to a NOP and costs nothing; arming points the filter back at it.
+ * Never re-registering keeps the ops where it entered ftrace's list, and
+ * ftrace calls the ops of one function newest first: every ops registered
+ * after the load runs before the hook.  That is what lets a redirect
+ * survive a kprobe on the same function where the kprobe handler resets
+ * the address (EXECNS_ARCH_KPROBE_RESETS_IP: s390), and arming refuses
+ * (EBUSY) while kprobes registered before the load could still undo it.
  */
 #ifndef _EXECNS_HOOK_H
 #define _EXECNS_HOOK_H
@@ -28,6 +40,8 @@
 
 struct execns_hook {
 	const char *name;	/* the kernel function */
+	unsigned long addr;	/* its address, after init */
+	unsigned long park;	/* the ops' filter while disarmed */
 	struct ftrace_ops ops;
 	bool armed;
 };
@@ -48,8 +62,9 @@ struct execns_hook {
 }
 
 /*
- * Aim @h at its function and arm it once, so that a conflict (another IP
+ * Register @h, parked, and arm it once, so that a conflict (another IP
  * modifier, ftrace disabled) fails the load rather than a later call.
+ * Arming and disarming sleep; callers serialise them per hook.
  */
 int execns_hook_init(struct execns_hook *h);
 void execns_hook_uninit(struct execns_hook *h);

@@ -72,6 +72,8 @@ static const struct execns_data_entry execns_data_table[] = {
 	DATA(compat_sys_ni_syscall, EXECNS_ARCH_COMPAT_SYS_NI_SYSCALL, !EXECNS_ARCH_HAS_COMPAT),
 	DATA(sys_call_table, EXECNS_ARCH_SYS_CALL_TABLE, true),
 	DATA(compat_sys_call_table, EXECNS_ARCH_COMPAT_SYS_CALL_TABLE, true),
+	DATA(ftrace_ops_list, "ftrace_ops_list", !EXECNS_ARCH_KPROBE_RESETS_IP),
+	DATA(kprobe_ftrace_ops, "kprobe_ftrace_ops", !EXECNS_ARCH_KPROBE_RESETS_IP),
 };
 
 static int execns_find_lookup_name(void)

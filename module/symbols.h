@@ -30,6 +30,7 @@ struct cred;
 struct fs_struct;
 struct task_struct;
 struct ucounts;
+struct ftrace_ops;
 
 typedef long execns_syscall_t(const struct pt_regs *regs);
 typedef int execns_unshare_ns_t(unsigned long flags, struct nsproxy **new_nsp,
@@ -65,6 +66,14 @@ struct execns_syms {
 	/* Optional: used only to tell a free syscall number from a used one. */
 	const void *const *sys_call_table;
 	const void *const *compat_sys_call_table;
+	/*
+	 * ftrace's list of registered ops, and the ops kprobes without a
+	 * post-handler share: where hook.c checks the order the two are
+	 * called in.  Required only where that order matters
+	 * (EXECNS_ARCH_KPROBE_RESETS_IP).
+	 */
+	struct ftrace_ops __rcu *const *ftrace_ops_list;
+	const struct ftrace_ops *kprobe_ftrace_ops;
 };
 
 extern struct execns_syms execns_syms;

@@ -82,6 +82,13 @@ static inline unsigned long *execns_arch_argp(struct pt_regs *regs, unsigned int
 
 #define EXECNS_ARCH_HOOK_FLAGS		0
 
+/*
+ * No KPROBES_ON_FTRACE on arm64: a kprobe on a hooked function is a BRK
+ * at its entry, stepped before the ftrace call, and never touches the
+ * hook's regs.
+ */
+#define EXECNS_ARCH_KPROBE_RESETS_IP	false
+
 static inline unsigned long execns_hook_arg0(struct ftrace_regs *fregs)
 {
 	return ftrace_regs_get_argument(fregs, 0);

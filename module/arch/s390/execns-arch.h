@@ -76,6 +76,15 @@ static inline unsigned long *execns_arch_argp(struct pt_regs *regs, unsigned int
 
 #define EXECNS_ARCH_HOOK_FLAGS		FTRACE_OPS_FL_SAVE_REGS
 
+/*
+ * s390's kprobe_ftrace_handler() sets psw.addr to the probed function
+ * (ip + MCOUNT_INSN_SIZE) after a pre-handler that returns 0, whatever an
+ * ops called before it left there.  So a hook's redirect survives a
+ * kprobe on its function only if ftrace calls the hook after the kprobe:
+ * hook.c keeps the hooks behind kprobe_ftrace_ops in ftrace's list.
+ */
+#define EXECNS_ARCH_KPROBE_RESETS_IP	true
+
 static inline unsigned long execns_hook_arg0(struct ftrace_regs *fregs)
 {
 	return ftrace_get_regs(fregs)->gprs[2];

@@ -89,6 +89,13 @@ static inline unsigned long *execns_arch_argp(struct pt_regs *regs, unsigned int
 
 #define EXECNS_ARCH_HOOK_FLAGS		0
 
+/*
+ * x86's kprobe_ftrace_handler() puts back the address it found, so a
+ * kprobe on a hooked function leaves the hook's redirect alone whichever
+ * of the two ftrace calls first.
+ */
+#define EXECNS_ARCH_KPROBE_RESETS_IP	false
+
 /* The hooked function's first argument, at its entry. */
 static inline unsigned long execns_hook_arg0(struct ftrace_regs *fregs)
 {
