@@ -9,32 +9,12 @@
  */
 #include "lib/uidtab.h"
 
-#define KO	"/lib/modules/execns.ko"
-#define PARAMS	"/etc/execns/params"
 #define FORBID	EXECNS_SYSFS_DIR "/forbid_unshare"
 
-static int rmmod(void)
-{
-	return syscall(SYS_delete_module, "execns", O_NONBLOCK);
-}
-
+/* Whether the module's syscall slot is published (it is loaded and set up). */
 static int loaded(void)
 {
 	return access(EXECNS_SYSFS_SYSCALL_NR, R_OK) == 0;
-}
-
-static int insmod(void)
-{
-	char params[256];
-	int fd, ret;
-
-	read_line(PARAMS, params, sizeof(params));
-	fd = open(KO, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ret = syscall(SYS_finit_module, fd, params, 0);
-	close(fd);
-	return ret;
 }
 
 /* In a table: a uid-1000 child that stays ("holder PID"), then exit. */
@@ -60,25 +40,11 @@ static const struct child_mode modes[] = {
 	{ "orphan", 0, mode_orphan },
 };
 
-/* rmmod, retried for up to secs while it is refused; 0 or errno. */
-static int rmmod_retry(int secs)
-{
-	int err = 0;
-
-	for (int i = 0; i <= secs * 10; i++) {
-		if (!rmmod())
-			return 0;
-		err = errno;
-		sleep_ms(100);
-	}
-	return err;
-}
-
 int main(int argc, char **argv)
 {
 	char nr0[32], nr1[32], forbid0[8], forbid1[8];
 	struct ut_out o;
-	int ret, err, tables0;
+	int err, tables0;
 	long t1, t2;
 	pid_t p1, holder;
 
@@ -92,11 +58,9 @@ int main(int argc, char **argv)
 			 nr0, tables0);
 
 	p1 = ut_sleeper(&t1);
-	ret = rmmod();
-	err = errno;
-	ksft_test_result(p1 > 0 && t1 > 0 && ret == -1 && (err == EWOULDBLOCK || err == EBUSY),
-			 "rmmod is refused while a process sleeps in table %ld (ret %d, errno %d)",
-			 t1, ret, ret ? err : 0);
+	err = execns_rmmod(0);
+	ksft_test_result(p1 > 0 && t1 > 0 && (err == EWOULDBLOCK || err == EBUSY),
+			 "rmmod is refused while a process sleeps in table %ld (errno %d)", t1, err);
 	ksft_test_result(loaded() && access(UT_TABLES, R_OK) == 0 && ut_ntables() == 1,
 			 "the module is still there, with its table");
 
@@ -108,24 +72,22 @@ int main(int argc, char **argv)
 	ksft_test_result(t2 > 0 && holder > 0 && ut_wait_user(t2, 0, 0, UT_RCU_SECS) == 0 &&
 			 ut_wait_user(t2, UT_UID, 1, 0) == 1 && ut_wait_tables(1, UT_RCU_SECS) == 1,
 			 "table %ld lives on through its uid-1000 child after its uid 0 has gone", t2);
-	ret = rmmod();
-	err = errno;
-	ksft_test_result(ret == -1 && (err == EWOULDBLOCK || err == EBUSY),
-			 "rmmod is refused while that child lives (ret %d, errno %d)", ret, ret ? err : 0);
+	err = execns_rmmod(0);
+	ksft_test_result(err == EWOULDBLOCK || err == EBUSY,
+			 "rmmod is refused while that child lives (errno %d)", err);
 
 	ut_kill(holder);
-	err = rmmod_retry(UT_RCU_SECS);
+	err = execns_rmmod(UT_RCU_SECS);
 	ksft_test_result(!err, "rmmod succeeds once the table's last process has gone (errno %d)", err);
 	ksft_test_result(!loaded() && access(UT_TABLES, F_OK) && execns(0, "/no/such/program", argv, environ) == -1 &&
 			 errno == ENOSYS,
 			 "unloaded: no sysfs parameters, no /proc/execns, execns() is ENOSYS");
 
-	ret = insmod();
-	err = errno;
+	err = execns_insmod();
 	read_line(EXECNS_SYSFS_SYSCALL_NR, nr1, sizeof(nr1));
 	read_line(FORBID, forbid1, sizeof(forbid1));
-	ksft_test_result(loaded() && (!ret || err == EEXIST),
-			 "the module is loaded again (ret %d, errno %d)", ret, ret ? err : 0);
+	ksft_test_result(loaded() && (!err || err == EEXIST),
+			 "the module is loaded again (errno %d)", err);
 	ksft_test_result(nr1[0] && !strcmp(nr0, nr1) && !strcmp(forbid0, forbid1),
 			 "with the same parameters: syscall %s (was %s), forbid_unshare %s (was %s)",
 			 nr1, nr0, forbid1, forbid0);

@@ -102,12 +102,12 @@ static inline int write_file(const char *path, const char *s, mode_t mode)
 }
 
 /*
- * Write s to the kernel file path (opened with O_TRUNC: that is what empties
- * tracefs's trace); 0 when the whole of it was taken, else a "# " line.
+ * Write s to the kernel file path, opened with mode (O_TRUNC or O_APPEND);
+ * 0 when the whole of it was taken, else a "# " line.
  */
-static inline int write_knob(const char *path, const char *s)
+static inline int knob_write(const char *path, const char *s, int mode)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	int fd = open(path, O_WRONLY | mode | O_CLOEXEC);
 	ssize_t n = -1;
 
 	if (fd >= 0) {
@@ -120,6 +120,18 @@ static inline int write_knob(const char *path, const char *s)
 		return -1;
 	}
 	return 0;
+}
+
+/* Write s over the kernel file path (O_TRUNC is what empties tracefs's trace). */
+static inline int write_knob(const char *path, const char *s)
+{
+	return knob_write(path, s, O_TRUNC);
+}
+
+/* Add s to the kernel file path: kprobe_events takes a probe that way, where O_TRUNC removes them all. */
+static inline int append_knob(const char *path, const char *s)
+{
+	return knob_write(path, s, O_APPEND);
 }
 
 /* write_knob(), then read it back: 0 when it reads as written. */
@@ -157,6 +169,50 @@ static inline int drop_to_nobody(void)
 static inline long execns_nr(void)
 {
 	return read_long(EXECNS_SYSFS_NR_FILE);
+}
+
+#define EXECNS_KO	"/lib/modules/execns.ko"
+#define EXECNS_PARAMS	"/etc/execns/params"	/* the runner's insmod parameters */
+
+/* Whether execns is loaded (its sysfs directory is there). */
+static inline int execns_loaded(void)
+{
+	return access("/sys/module/execns", F_OK) == 0;
+}
+
+/* insmod execns.ko with the runner's parameters: 0 or the errno. */
+static inline int execns_insmod(void)
+{
+	char params[256];
+	int fd, err = 0;
+
+	read_line(EXECNS_PARAMS, params, sizeof(params));
+	fd = open(EXECNS_KO, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (syscall(SYS_finit_module, fd, params, 0))
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/*
+ * rmmod execns (delete_module, O_NONBLOCK), retried every 100 ms for up to
+ * secs while it is refused (RCU callbacks of a table's last credentials
+ * pin the module a while): 0 or the last errno.
+ */
+static inline int execns_rmmod(int secs)
+{
+	int err = 0;
+
+	for (int i = 0; i <= secs * 10; i++) {
+		if (!syscall(SYS_delete_module, "execns", O_NONBLOCK))
+			return 0;
+		err = errno;
+		if (i < secs * 10)
+			sleep_ms(100);
+	}
+	return err;
 }
 
 /* Whether /proc/kallsyms lists a symbol of this name (text or data). */
