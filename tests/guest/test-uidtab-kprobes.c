@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kprobes on the functions the uid hooks redirect (free_uid, alloc_uid,
+ * find_user), as perf probe, bpftrace or a SystemTap script place them:
+ * kprobe events without a post-handler, which on a traced function's entry
+ * are ftrace callbacks that share one ftrace_ops.  On s390 that callback
+ * resets the address the hook redirected (module/hook.h), so the hooks
+ * must run after it:
+ *  - kprobes placed after the module loaded: a table works under them
+ *    (setresuid(1000) inside gets a user_struct of the table, and it is
+ *    freed by the module when the table's last process exits), and the
+ *    kprobes fire meanwhile;
+ *  - the module reloaded while they are enabled, so that their ops is
+ *    older than the hooks: on s390 execns(CLONE_NEWUSER) is EBUSY with the
+ *    caller in no table; elsewhere a table works;
+ *  - the kprobes removed, a table works again; placed again, still.
+ * The kernel log check after each program catches a user_struct of a
+ * table freed by the kernel's free_uid() (a slab WARN).
+ */
+#include <sys/resource.h>
+#include "lib/uidtab.h"
+
+#define T		"/sys/kernel/tracing/"
+#define GROUP		"execns_kp"
+
+#if defined(__s390x__)
+#define KPROBE_RESETS_IP 1	/* module/arch/s390/execns-arch.h */
+#else
+#define KPROBE_RESETS_IP 0
+#endif
+
+static const char *const funcs[] = { "free_uid", "alloc_uid", "find_user" };
+
+#define NFUNCS	(int)(sizeof(funcs) / sizeof(funcs[0]))
+
+/* Place and enable a kprobe event on each function: 0 or -1. */
+static int kprobes_add(void)
+{
+	char def[96];
+
+	for (int i = 0; i < NFUNCS; i++) {
+		snprintf(def, sizeof(def), "p:" GROUP "/%s %s\n", funcs[i], funcs[i]);
+		if (append_knob(T "kprobe_events", def))
+			return -1;
+	}
+	return write_knob(T "events/" GROUP "/enable", "1");
+}
+
+/* Disable and remove them: 0 or -1. */
+static int kprobes_remove(void)
+{
+	char def[96];
+	int ret = write_knob(T "events/" GROUP "/enable", "0");
+
+	for (int i = 0; i < NFUNCS; i++) {
+		snprintf(def, sizeof(def), "-:" GROUP "/%s\n", funcs[i]);
+		ret |= append_knob(T "kprobe_events", def);
+	}
+	return ret;
+}
+
+/* kprobe_profile's hit count of the event on func, -1 if not listed. */
+static long kprobe_hits(const char *func)
+{
+	char line[256], name[128];
+	unsigned long hits;
+	FILE *f = fopen(T "kprobe_profile", "re");
+	long v = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%127s %lu", name, &hits) == 2 && !strcmp(name, func))
+			v = (long)hits;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* Mode "work": "self T", setresuid(UT_UID), getpriority(PRIO_USER) of another uid; stays. */
+__attribute__((noreturn))
+static int mode_work(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	ut_putl("self", ut_self());
+	if (setresuid(UT_UID, UT_UID, UT_UID)) {
+		ut_putl("setresuid_errno", errno);
+	} else {
+		/* Another uid than the caller's: a find_user() (answer unused). */
+		getpriority(PRIO_USER, UT_UID + 1);
+		ut_putl("worked", 1);
+	}
+	ut_detach();
+	alarm(UT_TIMEOUT);
+	for (;;)
+		pause();
+}
+
+static const struct child_mode modes[] = {
+	UT_MODES,
+	{ "work", 0, mode_work },
+};
+
+/*
+ * A table is made, its process becomes UT_UID (a user_struct of the table)
+ * and exits, and the table goes: 0 when all of that held, else -1 with
+ * *table and *err (execns's errno, 0 if it worked) saying what was seen.
+ */
+static int table_works(long *table, long *err)
+{
+	struct ut_out o;
+	int ok;
+
+	*err = 0;
+	if (ut_spawn(CLONE_NEWUSER, "work", NULL, 0, &o))
+		return -1;
+	*table = ut_val(&o, "self");
+	if (ut_val(&o, "execns_errno") != UT_NONE) {
+		*err = ut_val(&o, "execns_errno");
+		ut_reap(o.pid, &o);
+		return -1;
+	}
+	ok = *table > 0 && ut_val(&o, "worked") == 1 && ut_wait_user(*table, UT_UID, 1, UT_RCU_SECS) == 1;
+	ut_kill(o.pid);
+	ok &= ut_wait_tables(0, UT_RCU_SECS) == 0;
+	return ok ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	long hits0[NFUNCS], table, err;
+	char fired[128] = "";
+	int ok, ret;
+
+	CHILD_DISPATCH(modes, argc, argv);
+
+	ut_start(8);
+	if (access(T "kprobe_events", W_OK)) {
+		for (int i = 0; i < 8; i++)
+			ksft_test_result_code(KSFT_SKIP, "kprobes", "no %skprobe_events (CONFIG_KPROBE_EVENTS, tracefs)", T);
+		ksft_finished();
+	}
+	ut_wait_tables(0, UT_RCU_SECS);
+
+	ret = kprobes_add();
+	for (int i = 0; i < NFUNCS; i++)
+		hits0[i] = kprobe_hits(funcs[i]);
+	ksft_test_result(!ret && hits0[0] >= 0 && hits0[1] >= 0 && hits0[2] >= 0,
+			 "kprobe events on free_uid, alloc_uid and find_user, placed after the module loaded, are enabled");
+
+	ret = table_works(&table, &err);
+	ksft_test_result(!ret, "under them a table works: setresuid(%d) in table %ld gets the table's user_struct, which the module frees with the table (errno %ld)",
+			 UT_UID, table, err);
+
+	ok = 1;
+	for (int i = 0; i < NFUNCS; i++) {
+		long hits = kprobe_hits(funcs[i]);
+		size_t len = strlen(fired);
+
+		ok &= hits > hits0[i];
+		snprintf(fired + len, sizeof(fired) - len, " %s %ld", funcs[i], hits - hits0[i]);
+	}
+	ksft_test_result(ok, "the kprobes fired meanwhile:%s", fired);
+
+	ret = execns_rmmod(UT_RCU_SECS);
+	ret = ret ? ret : execns_insmod();
+	ksft_test_result(!ret && execns_loaded(), "the module is reloaded while the kprobes stay enabled (errno %d)", ret);
+
+	if (KPROBE_RESETS_IP) {
+		struct ut_out o;
+
+		ut_spawn(CLONE_NEWUSER, "report", NULL, 1, &o);
+		err = ut_val(&o, "execns_errno");
+		ksft_test_result(err == EBUSY && ut_self() == 0 && ut_ntables() == 0 && execns_stat("hooks") == 0,
+				 "s390: kprobes older than the module would undo the redirects: execns(CLONE_NEWUSER) is EBUSY, the caller in no table, no table made (errno %ld, tables %d)",
+				 err == UT_NONE ? 0 : err, ut_ntables());
+	} else {
+		ret = table_works(&table, &err);
+		ksft_test_result(!ret, "kprobes older than the module: a table still works (table %ld, errno %ld)",
+				 table, err);
+	}
+
+	ret = kprobes_remove();
+	ksft_test_result(!ret && kprobe_hits(funcs[0]) == -1, "the kprobe events are removed");
+
+	ret = table_works(&table, &err);
+	ksft_test_result(!ret, "without them a table works (table %ld, errno %ld)", table, err);
+
+	ret = kprobes_add();
+	ret = ret ? ret : table_works(&table, &err);
+	ksft_test_result(!ret, "kprobes placed again, now after the module: a table works (table %ld, errno %ld)",
+			 table, err);
+	kprobes_remove();
+	ksft_finished();
+}
