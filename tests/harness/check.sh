@@ -180,9 +180,10 @@ kernel_lane() {
 tools_lane() {
 	local k=$1 h=$TOP/tests/harness
 	note "=== $k: tracing tools ==="
-	# Cross-built for arm64 and s390x; on s390x compiled, and the guest
-	# run one KTAP skip that says why (STAP_S390X_KPROBE_SKIP or
-	# STAP_S390X_SKIP in common.sh).
+	# Cross-built for arm64 and s390x; on an s390x kernel whose guest
+	# cannot load a module with a static per-CPU variable, compiled, and
+	# the guest run one KTAP skip that says why (STAP_S390X_SKIP in
+	# common.sh).
 	step "$k-stap" "$k: SystemTap" "$h/stap-check.sh" "$k"
 	# perf and bpftrace: the build root's for x86_64, Debian's arm64 and
 	# s390x builds of the kernel's own suites for those (fetch-kernel.sh

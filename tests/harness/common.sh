@@ -111,19 +111,6 @@ TRACE_BOOTARGS="rcu_nocbs=all rcutree.enable_rcu_lazy=0"
 # _stp_runtime_context_trylock.
 STAP_S390X_SKIP="not run: a module's static per-CPU variable does not work in this s390x guest (tests/harness/percpu-probe oopsed in its init; under QEMU 7.2 TCG on Debian 7.2 s390x it is addressed 4 GiB short), and SystemTap's runtime has one: staprun's module oopses in _stp_runtime_context_trylock as it loads"
 
-# Why stap-check.sh does not run the SystemTap scripts on an s390x kernel
-# where percpu-probe loads (trixie-s390x, 6.12.107): it is the module's
-# defect, not SystemTap's.  The tapset puts kprobes on alloc_uid,
-# find_user and free_uid, which s390 places on their ftrace sites; s390's
-# kprobe_ftrace_handler (6.12) sets psw.addr to ip + MCOUNT_INSN_SIZE
-# after a pre-handler returns 0, and it runs after the uid hooks' ftrace
-# callback, so the hooks' redirect is undone and the kernel's free_uid
-# frees a table's user_struct into uid_cachep (measured: WARN in
-# kmem_cache_free from free_uid, panic_on_warn).  x86's handler restores
-# the address it found; arm64 has no kprobes on ftrace.  docs/design.md
-# has the details.
-STAP_S390X_KPROBE_SKIP="not run: on s390 a kprobe on a hooked function (the tapset's on alloc_uid, find_user, free_uid) undoes the uid hooks' redirect (kprobe_ftrace_handler rewrites psw.addr after ours), a known defect of the module there (docs/design.md)"
-
 # Module objects and the built modules belong to one source tree, so two
 # checkouts (git worktrees) can test different sources at once.
 # kmod KERNEL [NAME]: where build-module.sh leaves NAME.ko (default execns)
