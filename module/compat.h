@@ -27,6 +27,13 @@
 #endif
 
 /*
+ * Direct calls on ftrace sites (BPF trampolines of fentry, fexit and
+ * fmod_ret programs), and ftrace_find_rec_direct() to find one, exist only
+ * with CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS.
+ */
+#define EXECNS_HAVE_FTRACE_DIRECT IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
+
+/*
  * Installing a new fs_struct in current, returning the old one when this
  * was its last user (the caller frees it).  7.x grew task_struct::real_fs
  * beside ::fs and switch_fs_struct() to keep both in step; before it, the

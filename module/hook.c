@@ -4,15 +4,23 @@
  */
 #include <linux/kernel.h>
 #include <linux/ftrace.h>
+#include <linux/kprobes.h>
 #include <linux/rcupdate.h>
 #include "hook.h"
 #include "symbols.h"
 
 /*
- * Parking places: where a disarmed hook's filter points.  One per hook,
+ * Whether hooks are parked rather than unregistered when disarmed: where a
+ * kprobe on a hooked function resets the address (hook.h).
+ */
+#define EXECNS_HOOKS_PARK	EXECNS_ARCH_KPROBE_RESETS_IP
+
+/*
+ * Parking places: where a parked hook's filter points.  One per hook,
  * because two IP-modifying ops cannot share a function.  Never called;
- * not notrace, since a filter can only name an ftrace site; and each
- * stores its own constant, so that the compiler cannot fold them into one.
+ * not notrace, since a filter can only name an ftrace site; each stores
+ * its own constant, so that the compiler cannot fold them into one; and
+ * NOKPROBE, so that no IP-modifying kprobe can sit where a hook parks.
  */
 static int execns_parked_at;
 
@@ -20,16 +28,17 @@ static int execns_parked_at;
 	static noinline void execns_parking_##n(void)		\
 	{							\
 		WRITE_ONCE(execns_parked_at, n);		\
-	}
+	}							\
+	NOKPROBE_SYMBOL(execns_parking_##n)
 
-EXECNS_PARKING_PLACE(0)
-EXECNS_PARKING_PLACE(1)
-EXECNS_PARKING_PLACE(2)
-EXECNS_PARKING_PLACE(3)
-EXECNS_PARKING_PLACE(4)
-EXECNS_PARKING_PLACE(5)
-EXECNS_PARKING_PLACE(6)
-EXECNS_PARKING_PLACE(7)
+EXECNS_PARKING_PLACE(0);
+EXECNS_PARKING_PLACE(1);
+EXECNS_PARKING_PLACE(2);
+EXECNS_PARKING_PLACE(3);
+EXECNS_PARKING_PLACE(4);
+EXECNS_PARKING_PLACE(5);
+EXECNS_PARKING_PLACE(6);
+EXECNS_PARKING_PLACE(7);
 
 static void (*const execns_parking[])(void) = {
 	execns_parking_0, execns_parking_1, execns_parking_2, execns_parking_3,
@@ -39,53 +48,94 @@ static void (*const execns_parking[])(void) = {
 /* Hooks are initialised one after the other by the module's init. */
 static unsigned int execns_parking_used;
 
+/* What an EBUSY from registering or aiming an IP-modifying ops means. */
+#define EXECNS_HOOK_BUSY \
+	": another IP modifier (livepatch, a module) is on it, or ftrace is disabled (sysctl kernel.ftrace_enabled=1)"
+
 /*
- * Whether ftrace calls @h after every kprobe that could undo its redirect
- * (EXECNS_ARCH_KPROBE_RESETS_IP).  Kprobes without a post-handler share
- * kprobe_ftrace_ops, registered while any exists; a kprobe with one uses
- * an IP-modifying ops, which cannot share a function with a redirect.
- * ftrace adds an ops at the head of ftrace_ops_list and calls a
- * function's ops in list order, so the redirect holds unless
- * kprobe_ftrace_ops comes after @h: registered before the module loaded
- * and never unregistered since.  Once ahead of @h it can only stay there
- * (to fall behind it would have to be registered before @h, which is
- * registered for the module's life), so a check passed at arming holds
- * until the hook is disarmed.
+ * Whether ftrace calls @h after every kprobe that could undo its redirect.
+ * Kprobes without a post-handler share kprobe_ftrace_ops, registered
+ * while any is armed; a kprobe with one uses an IP-modifying ops, which
+ * cannot share a function with a redirect.  ftrace adds an ops at the head
+ * of ftrace_ops_list and calls a function's ops in list order, so the
+ * redirect holds unless kprobe_ftrace_ops comes after @h: registered
+ * before the module loaded and never unregistered since.  Once ahead of
+ * @h it stays there (to fall behind it would have to be registered before
+ * @h, which stays registered while the module is loaded), so a check
+ * passed at arming holds until the hook is disarmed.
  *
- * The list is read with preemption disabled: ftrace unlinks an ops, leaving
- * its next pointer intact, and waits for such sections before one may be
- * freed (synchronize_rcu_tasks_rude() in ftrace_shutdown()).
+ * The list is read as ftrace's callers read it, with preemption disabled:
+ * ftrace unlinks an ops, leaving its next pointer intact, and waits for
+ * such sections before one may be freed (ftrace_shutdown()).
  */
 static bool execns_hook_after_kprobes(const struct execns_hook *h)
 {
 	const struct ftrace_ops *op;
-	bool passed_hook = false;
+	bool passed_hook = false, after = true;
 
-	preempt_disable();
+	rcu_read_lock_sched();
 	for (op = rcu_dereference_sched(*execns_syms.ftrace_ops_list); op;
 	     op = rcu_dereference_sched(op->next)) {
-		if (op == execns_syms.kprobe_ftrace_ops)
-			break;
-		if (op == &h->ops)
+		if (op == &h->ops) {
 			passed_hook = true;
+		} else if (op == execns_syms.kprobe_ftrace_ops) {
+			after = !passed_hook;
+			break;
+		}
 	}
-	preempt_enable();
-	return !(passed_hook && op);
+	rcu_read_unlock_sched();
+	return after;
+}
+
+/*
+ * Whether a direct call (the BPF trampoline of an fentry, fexit or
+ * fmod_ret program) sits on @h's function.  Registering an IP-modifying
+ * ops tells such a trampoline to call the function through the address
+ * the hook left (ftrace's prepare_direct_functions_for_ipmodify());
+ * changing a registered ops' filter does not, and the trampoline would go
+ * on calling the function's body itself, past the redirect.  The ftrace
+ * site of an s390 function is its first instruction.
+ */
+static bool execns_hook_has_direct(const struct execns_hook *h)
+{
+	return EXECNS_HAVE_FTRACE_DIRECT && execns_call(ftrace_find_rec_direct)(h->addr);
 }
 
 /* Point @h's filter at @ip alone; @h keeps its old filter on failure. */
 static int execns_hook_point(struct execns_hook *h, unsigned long ip)
 {
-	int ret = ftrace_set_filter_ip(&h->ops, ip, 0, 1);
+	return ftrace_set_filter_ip(&h->ops, ip, 0, 1);
+}
 
-	if (ret && ip == h->addr)
+static int execns_hook_unpark(struct execns_hook *h)
+{
+	bool redirects = h->ops.flags & FTRACE_OPS_FL_IPMODIFY;
+	int ret;
+
+	if (redirects && !execns_hook_after_kprobes(h)) {
+		pr_warn_ratelimited("cannot hook %s: kprobes placed before execns was loaded would undo its redirect on this architecture; remove them all (perf probe -d, kprobe_events, bpftrace, stap) and retry\n",
+				    h->name);
+		return -EBUSY;
+	}
+	if (redirects && execns_hook_has_direct(h))
+		goto direct;
+	ret = execns_hook_point(h, h->addr);
+	if (ret) {
 		pr_warn_ratelimited("cannot hook %s (%d)%s\n", h->name, ret,
-				    ret == -EBUSY ? ": another IP modifier (livepatch, a module) is on it" :
-				    ret == -EINVAL ? ": is it in available_filter_functions?" : "");
-	else if (ret)
-		pr_warn_ratelimited("cannot disarm the hook on %s (%d): it stays armed\n",
-				    h->name, ret);
-	return ret;
+				    ret == -EBUSY ? EXECNS_HOOK_BUSY : "");
+		return ret;
+	}
+	/* One that came meanwhile may not have been told: refuse it too. */
+	if (redirects && execns_hook_has_direct(h)) {
+		execns_hook_point(h, h->park);
+		goto direct;
+	}
+	return 0;
+
+direct:
+	pr_warn_ratelimited("cannot hook %s: a BPF trampoline (fentry, fexit) is on it; detach it and retry\n",
+			    h->name);
+	return -EBUSY;
 }
 
 int execns_hook_arm(struct execns_hook *h)
@@ -94,13 +144,14 @@ int execns_hook_arm(struct execns_hook *h)
 
 	if (h->armed)
 		return 0;
-	if (EXECNS_ARCH_KPROBE_RESETS_IP && (h->ops.flags & FTRACE_OPS_FL_IPMODIFY) &&
-	    !execns_hook_after_kprobes(h)) {
-		pr_warn_ratelimited("cannot hook %s: kprobes older than the execns module would undo its redirect on this architecture; remove them all (perf probe -d, kprobe_events, bpftrace, stap) and retry\n",
-				    h->name);
-		return -EBUSY;
+	if (EXECNS_HOOKS_PARK) {
+		ret = execns_hook_unpark(h);
+	} else {
+		ret = register_ftrace_function(&h->ops);
+		if (ret)
+			pr_warn_ratelimited("cannot hook %s (%d)%s\n", h->name, ret,
+					    ret == -EBUSY ? EXECNS_HOOK_BUSY : "");
 	}
-	ret = execns_hook_point(h, h->addr);
 	if (ret)
 		return ret;
 	h->armed = true;
@@ -108,26 +159,39 @@ int execns_hook_arm(struct execns_hook *h)
 }
 
 /*
- * Parking only replaces the filter: a callback already running finishes
- * (callers keep what it reads alive), and the next call of the function
- * does not reach the hook.  Only an allocation can fail here, and then the
- * hook stays armed, which costs time but loses nothing.
+ * Unregistering waits for callbacks in flight (ftrace_shutdown()); parking
+ * only changes the filter, so a callback already running finishes (callers
+ * keep what it reads alive).  Parking needs memory for the new filter, and
+ * if it fails the hook stays armed, which costs time but loses nothing.
  */
 void execns_hook_disarm(struct execns_hook *h)
 {
-	if (!h->armed || execns_hook_point(h, h->park))
+	int ret;
+
+	if (!h->armed)
 		return;
+	if (EXECNS_HOOKS_PARK) {
+		ret = execns_hook_point(h, h->park);
+		if (ret) {
+			pr_warn_ratelimited("cannot disarm the hook on %s (%d): it stays armed\n",
+					    h->name, ret);
+			return;
+		}
+	} else {
+		unregister_ftrace_function(&h->ops);
+	}
 	h->armed = false;
 }
 
-static int execns_hook_park_init(struct execns_hook *h)
+bool execns_hook_armed(const struct execns_hook *h)
 {
-	if (WARN_ON(execns_parking_used == ARRAY_SIZE(execns_parking)))
-		return -ENOSPC;
-	h->park = (unsigned long)execns_parking[execns_parking_used++];
-	return ftrace_set_filter_ip(&h->ops, h->park, 0, 1);
+	return h->armed;
 }
 
+/*
+ * Tried once armed, without the checks of arming: no table exists yet,
+ * so no callback redirects anything.
+ */
 int execns_hook_init(struct execns_hook *h)
 {
 	int ret;
@@ -135,24 +199,31 @@ int execns_hook_init(struct execns_hook *h)
 	h->addr = execns_symbol_addr(h->name);
 	if (!h->addr)
 		return -ENOENT;
-	ret = execns_hook_park_init(h);
+	ret = execns_hook_point(h, h->addr);
 	if (ret) {
-		pr_err("cannot park the hook on %s (%d)\n", h->name, ret);
+		pr_err("cannot trace %s (%d): is it in available_filter_functions?\n",
+		       h->name, ret);
 		goto free_filter;
 	}
 	ret = register_ftrace_function(&h->ops);
 	if (ret) {
-		pr_err("cannot register the hook on %s (%d)%s\n", h->name, ret, ret == -EBUSY ?
-		       ": is ftrace disabled (sysctl kernel.ftrace_enabled=1)?" : "");
+		pr_err("cannot hook %s (%d)%s\n", h->name, ret,
+		       ret == -EBUSY ? EXECNS_HOOK_BUSY : "");
 		goto free_filter;
 	}
-	/* Once armed, without the kprobe check: that one is for arming time. */
-	ret = execns_hook_point(h, h->addr);
-	if (ret)
+	if (!EXECNS_HOOKS_PARK) {
+		unregister_ftrace_function(&h->ops);
+		return 0;
+	}
+	ret = -ENOSPC;
+	if (WARN_ON(execns_parking_used == ARRAY_SIZE(execns_parking)))
 		goto unregister;
+	h->park = (unsigned long)execns_parking[execns_parking_used++];
 	ret = execns_hook_point(h, h->park);
-	if (ret)
+	if (ret) {
+		pr_err("cannot park the hook on %s (%d)\n", h->name, ret);
 		goto unregister;
+	}
 	return 0;
 
 unregister:
@@ -162,10 +233,10 @@ free_filter:
 	return ret;
 }
 
-/* Unregistering waits for callbacks in flight (ftrace_shutdown()). */
 void execns_hook_uninit(struct execns_hook *h)
 {
-	unregister_ftrace_function(&h->ops);
+	if (EXECNS_HOOKS_PARK || h->armed)
+		unregister_ftrace_function(&h->ops);
 	h->armed = false;
 	ftrace_free_filter(&h->ops);
 }

@@ -11,8 +11,8 @@
  * (ftrace's own guard, per context: a softirq that interrupts a hook on
  * its CPU still gets the hook, where a kprobe would count a miss) and
  * PERMANENT (kernel.ftrace_enabled=0 would silently turn it into a NOP;
- * with it, that sysctl fails with EBUSY while the module is loaded, and
- * loading fails while ftrace is disabled).  A redirecting hook also has
+ * with it, that sysctl fails with EBUSY while the hook is registered, and
+ * registering fails while ftrace is disabled).  A redirecting hook also has
  * IPMODIFY: a second IP modifier on the function (livepatch, another
  * module) then fails to attach instead of being bypassed, or this one
  * fails to arm.
@@ -20,16 +20,24 @@
  * Callbacks run with preemption disabled, in any context the hooked
  * function runs in, and must be notrace.
  *
- * A hook's ops is registered once, at load, and unregistered at unload.
- * Disarmed, its filter holds only a parking place of its own (hook.c), a
- * module function nobody calls, so the hooked function's ftrace site goes
- * back to a NOP and costs nothing; arming points the filter back at it.
- * Never re-registering keeps the ops where it entered ftrace's list, and
- * ftrace calls the ops of one function newest first: every ops registered
- * after the load runs before the hook.  That is what lets a redirect
- * survive a kprobe on the same function where the kprobe handler resets
- * the address (EXECNS_ARCH_KPROBE_RESETS_IP: s390), and arming refuses
- * (EBUSY) while kprobes registered before the load could still undo it.
+ * Armed, a hook's ops is registered, filtered on its function; disarmed,
+ * the function's ftrace site goes back to what it was without the hook (a
+ * NOP when nothing else traces it), so an unused hook costs nothing.  Two
+ * ways:
+ *  - unregistered (x86, arm64): registering an IP-modifying ops is also
+ *    what tells a BPF trampoline already on the function (fexit,
+ *    fmod_ret) to continue the call where the hook redirects it;
+ *  - parked (s390, EXECNS_ARCH_KPROBE_RESETS_IP): registered once, at
+ *    load, until unload, its filter pointing at a parking place of its own
+ *    (hook.c), a module function nobody calls, while disarmed.  ftrace
+ *    calls the ops of one function newest first, and an ops that is never
+ *    registered again stays behind every kprobe_ftrace_ops registered
+ *    after the load, whose handler, on s390, resets the address a hook
+ *    called before it redirected.  Arming refuses (EBUSY) while
+ *    kprobe_ftrace_ops is older than the module (kprobes placed before
+ *    the load, on any function) or a BPF trampoline is on the function,
+ *    which changing a filter does not tell.  kernel.ftrace_enabled=0
+ *    then fails for as long as the module is loaded.
  */
 #ifndef _EXECNS_HOOK_H
 #define _EXECNS_HOOK_H
@@ -41,7 +49,7 @@
 struct execns_hook {
 	const char *name;	/* the kernel function */
 	unsigned long addr;	/* its address, after init */
-	unsigned long park;	/* the ops' filter while disarmed */
+	unsigned long park;	/* the ops' filter while parked */
 	struct ftrace_ops ops;
 	bool armed;
 };
@@ -62,7 +70,7 @@ struct execns_hook {
 }
 
 /*
- * Register @h, parked, and arm it once, so that a conflict (another IP
+ * Aim @h at its function and arm it once, so that a conflict (another IP
  * modifier, ftrace disabled) fails the load rather than a later call.
  * Arming and disarming sleep; callers serialise them per hook.
  */
@@ -70,6 +78,8 @@ int execns_hook_init(struct execns_hook *h);
 void execns_hook_uninit(struct execns_hook *h);
 int execns_hook_arm(struct execns_hook *h);
 void execns_hook_disarm(struct execns_hook *h);
+/* Armed (disarming can fail where hooks are parked, hook.c). */
+bool execns_hook_armed(const struct execns_hook *h);
 
 /*
  * A hook's view of the call (execns-arch.h): execns_hook_arg0(fregs), the

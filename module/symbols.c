@@ -29,6 +29,7 @@ DEFINE_STATIC_CALL_NULL(execns_switch_fs_struct, copy_fs_struct);
 DEFINE_STATIC_CALL_NULL(execns_exit_sem, execns_task_fn_t);
 DEFINE_STATIC_CALL_NULL(execns_exit_shm, execns_task_fn_t);
 DEFINE_STATIC_CALL_NULL(execns_put_ucounts, execns_put_ucounts_t);
+DEFINE_STATIC_CALL_NULL(execns_ftrace_find_rec_direct, execns_find_direct_t);
 
 typedef unsigned long execns_lookup_name_t(const char *name);
 DEFINE_STATIC_CALL_NULL(execns_kallsyms_lookup_name, execns_lookup_name_t);
@@ -57,6 +58,8 @@ static const struct execns_func_entry execns_func_table[] = {
 	FN(exit_sem, "exit_sem", false),
 	FN(exit_shm, "exit_shm", false),
 	FN(put_ucounts, "put_ucounts", false),
+	FN(ftrace_find_rec_direct, "ftrace_find_rec_direct",
+	   !(EXECNS_ARCH_KPROBE_RESETS_IP && EXECNS_HAVE_FTRACE_DIRECT)),
 };
 
 struct execns_data_entry {

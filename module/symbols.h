@@ -40,6 +40,7 @@ typedef void execns_free_ns_t(struct nsproxy *ns);
 typedef void execns_free_fs_t(struct fs_struct *fs);
 typedef void execns_task_fn_t(struct task_struct *tsk);
 typedef void execns_put_ucounts_t(struct ucounts *uc);
+typedef unsigned long execns_find_direct_t(unsigned long ip);
 
 /* The architecture's syscall entries (execns-arch.h), native and compat. */
 DECLARE_STATIC_CALL(execns_sys_execve, execns_syscall_t);
@@ -56,6 +57,8 @@ DECLARE_STATIC_CALL(execns_switch_fs_struct, copy_fs_struct);
 DECLARE_STATIC_CALL(execns_exit_sem, execns_task_fn_t);
 DECLARE_STATIC_CALL(execns_exit_shm, execns_task_fn_t);
 DECLARE_STATIC_CALL(execns_put_ucounts, execns_put_ucounts_t);
+/* Only where hooks are parked (hook.c) and direct calls exist. */
+DECLARE_STATIC_CALL(execns_ftrace_find_rec_direct, execns_find_direct_t);
 
 #define execns_call(fn) static_call(execns_##fn)
 
@@ -70,7 +73,7 @@ struct execns_syms {
 	 * ftrace's list of registered ops, and the ops kprobes without a
 	 * post-handler share: where hook.c checks the order the two are
 	 * called in.  Required only where that order matters
-	 * (EXECNS_ARCH_KPROBE_RESETS_IP).
+	 * (EXECNS_ARCH_KPROBE_RESETS_IP: s390).
 	 */
 	struct ftrace_ops __rcu *const *ftrace_ops_list;
 	const struct ftrace_ops *kprobe_ftrace_ops;

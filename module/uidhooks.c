@@ -130,14 +130,20 @@ static unsigned int execns_uidhooks_pending;
 static bool execns_uidhooks_armed;
 static unsigned long execns_uidhooks_arms;	/* times armed since load */
 
-/* Caller holds execns_uidhooks_lock. */
+/*
+ * Caller holds execns_uidhooks_lock.  A hook that could not be disarmed
+ * keeps the set armed, so the stats say so and the next idle work retries.
+ */
 static void execns_uidhooks_disarm(void)
 {
+	bool armed = false;
 	int i;
 
-	for (i = ARRAY_SIZE(execns_uid_hooks) - 1; i >= 0; i--)
+	for (i = ARRAY_SIZE(execns_uid_hooks) - 1; i >= 0; i--) {
 		execns_hook_disarm(&execns_uid_hooks[i]);
-	WRITE_ONCE(execns_uidhooks_armed, false);
+		armed |= execns_hook_armed(&execns_uid_hooks[i]);
+	}
+	WRITE_ONCE(execns_uidhooks_armed, armed);
 }
 
 /* Caller holds execns_uidhooks_lock. */

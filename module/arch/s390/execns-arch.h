@@ -77,13 +77,14 @@ static inline unsigned long *execns_arch_argp(struct pt_regs *regs, unsigned int
 #define EXECNS_ARCH_HOOK_FLAGS		FTRACE_OPS_FL_SAVE_REGS
 
 /*
- * s390's kprobe_ftrace_handler() sets psw.addr to the probed function
- * (ip + MCOUNT_INSN_SIZE) after a pre-handler that returns 0, whatever an
- * ops called before it left there.  So a hook's redirect survives a
- * kprobe on its function only if ftrace calls the hook after the kprobe:
- * hook.c keeps the hooks behind kprobe_ftrace_ops in ftrace's list.
+ * With KPROBES_ON_FTRACE, s390's kprobe_ftrace_handler() sets psw.addr to
+ * the probed function (ip + MCOUNT_INSN_SIZE) after a pre-handler that
+ * returns 0, whatever an ops called before it left there.  So a hook's
+ * redirect survives a kprobe on its function only if ftrace calls the
+ * hook after the kprobe: hook.c keeps the hooks behind kprobe_ftrace_ops
+ * in ftrace's list.
  */
-#define EXECNS_ARCH_KPROBE_RESETS_IP	true
+#define EXECNS_ARCH_KPROBE_RESETS_IP	IS_ENABLED(CONFIG_KPROBES_ON_FTRACE)
 
 static inline unsigned long execns_hook_arg0(struct ftrace_regs *fregs)
 {
