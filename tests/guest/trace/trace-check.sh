@@ -131,6 +131,10 @@ fi
 fexit_name="bpftrace fexit:free_uid attached while no table lives"
 if ! command -v bpftrace >/dev/null || [ ! -e /sys/kernel/btf/vmlinux ]; then
 	skip "$fexit_name" "no bpftrace or no kernel BTF in this guest"
+elif [ ! -e /proc/sys/net/core/bpf_jit_enable ]; then
+	# BPF trampolines are JIT-compiled (Debian's s390x kernels are built
+	# for z10, without CONFIG_BPF_JIT).
+	skip "$fexit_name" "this kernel has no BPF JIT, so no BPF trampoline (fexit) can sit on free_uid"
 else
 	printf '%s\n' 'fexit:free_uid { @frees = count(); }' 'interval:s:1 { printf("attached\n"); }' >/tmp/fexit.bt
 	bpftrace /tmp/fexit.bt >/tmp/fexit.out 2>&1 &
