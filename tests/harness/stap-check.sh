@@ -24,6 +24,9 @@ scripts="$TOP/tests/guest/trace/events.stp $TOP/stap/uid-leaks.stp"
 # kernel's own: stap need not compile the kernel's ~190 tracepoint headers
 # (stap-run.sh's module_tracepoints).
 export STAP_MODULE_TRACEPOINTS=1
+# -t: stap names the reason of each probe hit it skipped, which the guest's
+# check reads (tests/guest/trace/stap-check.sh).
+export STAP_OPTS="-t${STAP_OPTS:+ $STAP_OPTS}"
 rc=0
 STAP_COMPILE_ONLY=1 "$TOP/tests/harness/stap-run.sh" "$kernel" "$scripts" "" >"$LOGS/stap-$kernel-setup.log" 2>&1 || rc=$?
 if [ "$rc" -ne 0 ]; then

@@ -99,14 +99,24 @@ result $? "uid-leaks.stp reports nothing once the workload has ended"
 result $? "source: module tables and execns(2) from tracepoints, table 0 from kprobes"
 
 # Nothing lost: stap's own count of probe hits it skipped (a handler that
-# met another on its CPU, a lock it gave up on) and kprobes missed.  The
-# harness boots this guest with rcu_nocbs=all, so the RCU callbacks that
-# free most user_structs run in kthreads, not in softirq, and no probe can
-# interrupt another: any skip is a failure.
-if [ "${skipped:-0}" -eq 0 ] && ! grep -qi 'missed' /tmp/stap-stop.out; then
+# met another on its CPU, a lock it gave up on, a kprobe that missed), each
+# reason named (stap -t).  The harness boots this guest with
+# rcu_nocbs=all, so the RCU callbacks that free most user_structs run in
+# kthreads, not in softirq, and no probe can interrupt another: any skip
+# is a failure.  A kernel without CONFIG_RCU_NOCB_CPU (Debian's s390x)
+# ignores rcu_nocbs and runs them in softirq, which can interrupt a kprobe
+# handler on its CPU; kprobes do not nest, so the kprobe on free_uid then
+# misses that call.  There, and only for that reason, skips are expected.
+free_uid_missed=$(sed -n "s/.*Skipped due to missed kprobe on 'kprobe.function(\"free_uid\")': \([0-9]*\).*/\1/p" \
+	/tmp/stap-stop.out | sort -n | tail -n 1)
+other=$(grep 'Skipped due to' /tmp/stap-stop.out | grep -vc "missed kprobe on 'kprobe.function(\"free_uid\")'")
+if [ "${skipped:-0}" -eq 0 ]; then
 	result 0 "no probe hit skipped or missed"
+elif ! dmesg | grep -q 'Offload RCU callbacks' && [ "$other" -eq 0 ] &&
+	[ "${free_uid_missed:-0}" -eq "$skipped" ]; then
+	result 0 "no probe hit skipped or missed but $skipped free_uid calls from softirq, which the kprobe missed (no CONFIG_RCU_NOCB_CPU here, so rcu_nocbs=all cannot move RCU callbacks out of softirq)"
 else
-	result 1 "no probe hit skipped or missed (skipped: ${skipped:-0}; kernel arguments: $(cat /proc/cmdline))"
+	result 1 "no probe hit skipped or missed (skipped: ${skipped:-0}, $other other reasons; kernel arguments: $(cat /proc/cmdline))"
 fi
 
 echo "execns-stap-check: $fails failed"
