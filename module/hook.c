@@ -125,7 +125,12 @@ static int execns_hook_unpark(struct execns_hook *h)
 				    ret == -EBUSY ? EXECNS_HOOK_BUSY : "");
 		return ret;
 	}
-	/* One that came meanwhile may not have been told: refuse it too. */
+	/*
+	 * One that came meanwhile may not have been told: refuse it too.  If
+	 * parking fails (no memory), the hook stays aimed but unarmed: it
+	 * redirects only a table's objects, and no table can be made while
+	 * the trampoline is there, as arming refuses.
+	 */
 	if (redirects && execns_hook_has_direct(h)) {
 		execns_hook_point(h, h->park);
 		goto direct;
