@@ -127,9 +127,10 @@ static int execns_hook_unpark(struct execns_hook *h)
 	}
 	/*
 	 * One that came meanwhile may not have been told: refuse it too.  If
-	 * parking fails (no memory), the hook stays aimed but unarmed: it
-	 * redirects only a table's objects, and no table can be made while
-	 * the trampoline is there, as arming refuses.
+	 * parking fails (no memory), the hook stays aimed but unarmed, which
+	 * redirects nothing: its owner switches on what it redirects (uid
+	 * tables, forbid_unshare) only once arming succeeded, and arming
+	 * keeps refusing while the trampoline is there.
 	 */
 	if (redirects && execns_hook_has_direct(h)) {
 		execns_hook_point(h, h->park);
