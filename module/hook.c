@@ -96,6 +96,11 @@ static bool execns_hook_after_kprobes(const struct execns_hook *h)
  * on calling the function's body itself, past the redirect.  The ftrace
  * site of an s390 function is its first instruction.
  */
+/*
+ * ftrace_find_rec_direct() reads the direct-call hash as ftrace's own
+ * callers do, with preemption disabled and without direct_mutex, which
+ * only ftrace can take.
+ */
 static bool execns_hook_has_direct(const struct execns_hook *h)
 {
 	return EXECNS_HAVE_FTRACE_DIRECT && execns_call(ftrace_find_rec_direct)(h->addr);
@@ -160,7 +165,7 @@ int execns_hook_arm(struct execns_hook *h)
 	}
 	if (ret)
 		return ret;
-	h->armed = true;
+	WRITE_ONCE(h->armed, true);
 	return 0;
 }
 
@@ -186,17 +191,18 @@ void execns_hook_disarm(struct execns_hook *h)
 	} else {
 		unregister_ftrace_function(&h->ops);
 	}
-	h->armed = false;
+	WRITE_ONCE(h->armed, false);
 }
 
 bool execns_hook_armed(const struct execns_hook *h)
 {
-	return h->armed;
+	return READ_ONCE(h->armed);
 }
 
 /*
- * Tried once armed, without the checks of arming: no table exists yet,
- * so no callback redirects anything.
+ * Registered once, aimed at the function, without the checks of arming:
+ * no table exists yet, and forbid_unshare given at insmod applies only
+ * once init arms its hook.
  */
 int execns_hook_init(struct execns_hook *h)
 {
@@ -243,6 +249,6 @@ void execns_hook_uninit(struct execns_hook *h)
 {
 	if (EXECNS_HOOKS_PARK || h->armed)
 		unregister_ftrace_function(&h->ops);
-	h->armed = false;
+	WRITE_ONCE(h->armed, false);
 	ftrace_free_filter(&h->ops);
 }

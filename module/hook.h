@@ -70,15 +70,15 @@ struct execns_hook {
 }
 
 /*
- * Aim @h at its function and arm it once, so that a conflict (another IP
- * modifier, ftrace disabled) fails the load rather than a later call.
+ * Aim @h at its function and register it once, so that a conflict (another
+ * IP modifier, ftrace disabled) fails the load rather than a later call.
  * Arming and disarming sleep; callers serialise them per hook.
  */
 int execns_hook_init(struct execns_hook *h);
 void execns_hook_uninit(struct execns_hook *h);
 int execns_hook_arm(struct execns_hook *h);
 void execns_hook_disarm(struct execns_hook *h);
-/* Armed (disarming can fail where hooks are parked, hook.c). */
+/* Armed: any context (disarming can fail where hooks are parked, hook.c). */
 bool execns_hook_armed(const struct execns_hook *h);
 
 /*

@@ -127,23 +127,32 @@ static struct execns_hook execns_uid_hooks[] = {
 
 static DEFINE_MUTEX(execns_uidhooks_lock);
 static unsigned int execns_uidhooks_pending;
-static bool execns_uidhooks_armed;
+static bool execns_uidhooks_armed;		/* all of them: tables may be made */
 static unsigned long execns_uidhooks_arms;	/* times armed since load */
 
 /*
- * Caller holds execns_uidhooks_lock.  A hook that could not be disarmed
- * keeps the set armed, so the stats say so and the next idle work retries.
+ * Whether any hook is armed.  Disarming a parked hook can fail (hook.c)
+ * and leave it armed: then the set is not "armed" for get(), which arms
+ * them all again, but the stats say "armed" and the idle work retries.
  */
-static void execns_uidhooks_disarm(void)
+static bool execns_uidhooks_any_armed(void)
 {
-	bool armed = false;
 	int i;
 
-	for (i = ARRAY_SIZE(execns_uid_hooks) - 1; i >= 0; i--) {
+	for (i = 0; i < ARRAY_SIZE(execns_uid_hooks); i++)
+		if (execns_hook_armed(&execns_uid_hooks[i]))
+			return true;
+	return false;
+}
+
+/* Caller holds execns_uidhooks_lock. */
+static void execns_uidhooks_disarm(void)
+{
+	int i;
+
+	WRITE_ONCE(execns_uidhooks_armed, false);
+	for (i = ARRAY_SIZE(execns_uid_hooks) - 1; i >= 0; i--)
 		execns_hook_disarm(&execns_uid_hooks[i]);
-		armed |= execns_hook_armed(&execns_uid_hooks[i]);
-	}
-	WRITE_ONCE(execns_uidhooks_armed, armed);
 }
 
 /* Caller holds execns_uidhooks_lock. */
@@ -169,7 +178,7 @@ disarm:
 static void execns_uidhooks_disarm_work(struct work_struct *work)
 {
 	mutex_lock(&execns_uidhooks_lock);
-	if (execns_uidhooks_armed && !execns_uidhooks_pending && !execns_uidtab_count())
+	if (!execns_uidhooks_pending && !execns_uidtab_count() && execns_uidhooks_any_armed())
 		execns_uidhooks_disarm();
 	mutex_unlock(&execns_uidhooks_lock);
 }
@@ -207,7 +216,7 @@ void execns_uidhooks_put(void)
 void execns_uidhooks_stats(struct seq_file *m)
 {
 	seq_printf(m, "hooks %s\nhook_arms %lu\n",
-		   READ_ONCE(execns_uidhooks_armed) ? "armed" : "disarmed",
+		   execns_uidhooks_any_armed() ? "armed" : "disarmed",
 		   READ_ONCE(execns_uidhooks_arms));
 }
 
