@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 			 errno == ENOSYS,
 			 "unloaded: no sysfs parameters, no /proc/execns, execns() is ENOSYS");
 
-	err = execns_insmod();
+	err = execns_insmod("");
 	read_line(EXECNS_SYSFS_SYSCALL_NR, nr1, sizeof(nr1));
 	read_line(FORBID, forbid1, sizeof(forbid1));
 	ksft_test_result(loaded() && (!err || err == EEXIST),

@@ -180,13 +180,18 @@ static inline int execns_loaded(void)
 	return access("/sys/module/execns", F_OK) == 0;
 }
 
-/* insmod execns.ko with the runner's parameters: 0 or the errno. */
-static inline int execns_insmod(void)
+/*
+ * insmod execns.ko with the runner's parameters, then extra (which wins
+ * over them: the last value of a parameter is the one kept): 0 or the
+ * errno.
+ */
+static inline int execns_insmod(const char *extra)
 {
-	char params[256];
+	char params[256], runner[192];
 	int fd, err = 0;
 
-	read_line(EXECNS_PARAMS, params, sizeof(params));
+	read_line(EXECNS_PARAMS, runner, sizeof(runner));
+	snprintf(params, sizeof(params), "%s %s", runner, extra);
 	fd = open(EXECNS_KO, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno;
