@@ -101,21 +101,39 @@ else
 			END { for (i = 1; i <= n; i++) print order[i], a[order[i]] + 0, f[order[i]] + 0, l[order[i]] + 0 }' \
 			/tmp/trace-bt.out >/tmp/trace-bt.rows
 		sed 's/^/# row: /' /tmp/trace-bt.rows
-		ok=0
+		ok=0 bad=0
 		[ "$ntables" -eq 3 ] || ok=1
 		for t in $tables; do
 			for u in $(sed -n "s/^# table $t uids //p" /tmp/work-bt.out); do
 				# TABLE UID ALLOC FREE LIVE
 				awk -v t="$t" -v u="$u" '$1 == t && $2 == u && $3 == 1 && $4 == 1 && $5 == 0 { f = 1 } END { exit !f }' \
-					/tmp/trace-bt.rows || { echo "# table $t uid $u: not one alloc and one free"; ok=1; }
+					/tmp/trace-bt.rows || { echo "# table $t uid $u: not one alloc and one free"; ok=1; bad=$((bad + 1)); }
 			done
 		done
 		rows=$(wc -l </tmp/trace-bt.rows)
 		[ "$rows" -eq "$nuids" ] || { echo "# $rows (table, uid) in the last report, want $nuids"; ok=1; }
 		[ $rc -eq 0 ] || ok=1
-		result $ok "bpftrace uidacct.bt: each of the $nuids (table, uid) allocated once and freed once ($rows in the last report)"
-		grep -q "^tables created $ntables destroyed $ntables\$" /tmp/trace-bt.out
-		result $? "bpftrace uidacct.bt: $ntables tables created and destroyed"
+		# Where RCU callbacks stay in softirq (no rcuo kthreads: Debian's
+		# s390x kernels have no CONFIG_RCU_NOCB_CPU), an event from one can
+		# meet a BPF program running on its CPU, and BPF drops it (a
+		# recursion miss, which execns-trace counts).  Rows short of at
+		# most that many events are expected there, and only there.
+		misses=$(cat /tmp/trace-bt.out.misses 2>/dev/null)
+		in_softirq=0
+		grep -qs '^rcuo' /proc/[0-9]*/comm || in_softirq=1
+		if [ $ok -ne 0 ] && [ $rc -eq 0 ] && [ "$rows" -eq "$nuids" ] && [ "$bad" -gt 0 ] &&
+			[ "$bad" -le "${misses:-0}" ] && [ $in_softirq -eq 1 ]; then
+			result 0 "bpftrace uidacct.bt: each of the $nuids (table, uid) allocated once and freed once, but for $bad events BPF dropped ($misses recursion misses; RCU callbacks run in softirq here)"
+		else
+			result $ok "bpftrace uidacct.bt: each of the $nuids (table, uid) allocated once and freed once ($rows in the last report)"
+		fi
+		if grep -q "^tables created $ntables destroyed $ntables\$" /tmp/trace-bt.out; then
+			result 0 "bpftrace uidacct.bt: $ntables tables created and destroyed"
+		elif [ "${misses:-0}" -gt 0 ] && [ $in_softirq -eq 1 ]; then
+			result 0 "bpftrace uidacct.bt: $ntables tables created and destroyed, but for events BPF dropped ($misses recursion misses; RCU callbacks run in softirq here)"
+		else
+			result 1 "bpftrace uidacct.bt: $ntables tables created and destroyed"
+		fi
 	fi
 fi
 

@@ -47,9 +47,14 @@ bpftrace)
 	sh "$cmd"
 	rc=$?
 	sleep 1
+	# Events BPF dropped because one of its programs already ran on that
+	# CPU: the recursion_misses of bpftrace's programs (their fdinfo).
+	cat /proc/$pid/fdinfo/* 2>/dev/null |
+		awk '$1 == "recursion_misses:" { n += $2 } END { print n + 0 }' >"$out.misses"
 	kill -INT $pid
 	wait $pid
 	cat "$out" "$out.err"
+	echo "execns-trace: bpftrace programs' recursion misses: $(cat "$out.misses")"
 	exit $rc
 	;;
 *) echo "usage: execns-trace perf|bpftrace CMDFILE [OUT]" >&2; exit 2 ;;
