@@ -37,7 +37,6 @@
 #include <time.h>
 #include "lib/child.h"
 
-#define MODULE_PATH	"/lib/modules/execns.ko"
 #define FORBID		"/sys/module/execns/parameters/forbid_unshare"
 #define SELF		"/usr/local/bin/bench-execns"
 #define UI		(CLONE_NEWUTS | CLONE_NEWIPC)
@@ -559,40 +558,18 @@ static double slab_delta(const char *what, int n0, int n1, int count)
 	return total;
 }
 
-/* --- module load/unload inside the guest --- */
-
-static int module_loaded(void)
-{
-	return access("/sys/module/execns", F_OK) == 0;
-}
+/* --- module load/unload inside the guest (lib/sys.h) --- */
 
 static void module_unload(void)
 {
-	for (int i = 0; i < 200 && module_loaded(); i++) {
-		if (!syscall(SYS_delete_module, "execns", O_NONBLOCK))
-			break;
-		usleep(50000);
-	}
-	if (module_loaded())
+	if (execns_rmmod(10))
 		die("rmmod execns");
 }
 
 static void module_load(void)
 {
-	char params[256] = "";
-	FILE *f = fopen("/etc/execns/params", "r");
-	int fd;
-
-	if (f) {
-		if (!fgets(params, sizeof(params), f))
-			params[0] = '\0';
-		params[strcspn(params, "\n")] = '\0';
-		fclose(f);
-	}
-	fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || syscall(SYS_finit_module, fd, params, 0))
+	if (execns_insmod(""))
 		die("insmod execns.ko");
-	close(fd);
 	execns_available();	/* refresh libexecns's slot */
 }
 
@@ -638,11 +615,11 @@ enum { UNLOADED, LOADED, LOADED_AFTER, NR_MOD };
 static void module_state(int v, int *had_table)
 {
 	if (v == UNLOADED || (v == LOADED && *had_table)) {
-		if (module_loaded())
+		if (execns_loaded())
 			module_unload();
 		*had_table = 0;
 	}
-	if (v != UNLOADED && !module_loaded())
+	if (v != UNLOADED && !execns_loaded())
 		module_load();
 	if (v == LOADED_AFTER) {
 		table_made_and_dropped();
@@ -677,7 +654,7 @@ static void bench_module(void)
 	}
 	for (int v = 0; v < NR_MOD; v++)
 		mark[v][nrounds] = s[v][OP_NULL].n;
-	if (!module_loaded())
+	if (!execns_loaded())
 		module_load();
 	for (int op = 0; op < OP_NULL; op++) {
 		snprintf(name, sizeof(name), "module_loaded_%s", op_names[op]);
