@@ -7,9 +7,7 @@
  * the architecture needs to see the arguments and move the call
  * (EXECNS_ARCH_HOOK_FLAGS, execns-arch.h: SAVE_REGS on s390, nothing on
  * x86 and arm64, whose argument-only trampolines carry the arguments and
- * return to an ip the callback changed), RECURSION
- * (ftrace's own guard, per context: a softirq that interrupts a hook on
- * its CPU still gets the hook, where a kprobe would count a miss) and
+ * return to an ip the callback changed) and
  * PERMANENT (kernel.ftrace_enabled=0 would silently turn it into a NOP;
  * with it, that sysctl fails with EBUSY while the hook is registered, and
  * registering fails while ftrace is disabled).  A redirecting hook also has
@@ -17,8 +15,20 @@
  * module) then fails to attach instead of being bypassed, or this one
  * fails to arm.
  *
- * Callbacks run with preemption disabled, in any context the hooked
- * function runs in, and must be notrace.
+ * No FTRACE_OPS_FL_RECURSION: the callbacks call no hooked function, so
+ * they cannot recurse.  Without that flag ftrace calls a callback straight
+ * from the function's trampoline (x86) or call site (arm64's CALL_OPS)
+ * instead of through ftrace_ops_assist_func(), whose recursion bit and
+ * preemption toggling were 40% of a hit that returns at once
+ * (docs/evaluation.md), and which skips the callback when it believes it
+ * recursed; on arm64 the flag also sent every hooked call through the list
+ * of all ops.  Where ftrace does call through that list (two ops on one
+ * function; s390, whose parked hooks are always several), the list has a
+ * recursion guard of its own.
+ *
+ * Callbacks run in any context the hooked function runs in, preemptible
+ * or not, and must be notrace.  A task preempted inside one is waited for
+ * by the tasks-RCU grace period of unregistering a module's ops.
  *
  * Armed, a hook's ops is registered, filtered on its function; disarmed,
  * the function's ftrace site goes back to what it was without the hook (a
@@ -54,8 +64,7 @@ struct execns_hook {
 	bool armed;
 };
 
-#define EXECNS_HOOK_FLAGS (EXECNS_ARCH_HOOK_FLAGS | FTRACE_OPS_FL_RECURSION | \
-			   FTRACE_OPS_FL_PERMANENT)
+#define EXECNS_HOOK_FLAGS (EXECNS_ARCH_HOOK_FLAGS | FTRACE_OPS_FL_PERMANENT)
 
 /* A hook that may change where the hooked call goes. */
 #define EXECNS_REDIRECT_HOOK(sym, cb) {					\
