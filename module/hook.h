@@ -17,18 +17,22 @@
  *
  * No FTRACE_OPS_FL_RECURSION: the callbacks call no hooked function, so
  * they cannot recurse.  Without that flag ftrace calls a callback straight
- * from the function's trampoline (x86) or call site (arm64's CALL_OPS)
- * instead of through ftrace_ops_assist_func(), whose recursion bit and
- * preemption toggling were 40% of a hit that returns at once
- * (docs/evaluation.md), and which skips the callback when it believes it
- * recursed; on arm64 the flag also sent every hooked call through the list
- * of all ops.  Where ftrace does call through that list (two ops on one
- * function; s390, whose parked hooks are always several), the list has a
- * recursion guard of its own.
+ * from the function's own trampoline (x86) or from ftrace_caller through
+ * the ops stored beside the call site (arm64's CALL_OPS) instead of
+ * through ftrace_ops_assist_func(), whose recursion bit and preemption
+ * toggling were 40% of a hit that returns at once (docs/evaluation.md),
+ * and which skips the callback when it believes it recursed; on arm64 the
+ * flag also sent every hooked call through the list of all ops.  Where
+ * ftrace still calls through that list (another ops on the same function,
+ * such as a kprobe's; always on s390, which has neither per-ops
+ * trampolines nor CALL_OPS), the list sets the same recursion bit and
+ * disables preemption, and skips the call only when nested twice in one
+ * context.
  *
  * Callbacks run in any context the hooked function runs in, preemptible
- * or not, and must be notrace.  A task preempted inside one is waited for
- * by the tasks-RCU grace period of unregistering a module's ops.
+ * (x86's preemptible kernels) or not, and must be notrace.  A task
+ * preempted inside one is waited for by the tasks-RCU grace period of
+ * unregistering a module's ops.
  *
  * Armed, a hook's ops is registered, filtered on its function; disarmed,
  * the function's ftrace site goes back to what it was without the hook (a

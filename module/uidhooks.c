@@ -10,8 +10,8 @@
  * callbacks.  It is the hook that must never miss (the kernel would free a
  * module user_struct into its own cache), which is why every hook is an
  * ftrace callback rather than a kprobe (kprobes do not nest, and a softirq
- * on a CPU running any kprobe handler would miss), with no recursion guard
- * that could skip it (hook.h), and PERMANENT.
+ * on a CPU running any kprobe handler would miss), not wrapped in ftrace's
+ * per-ops recursion guard (hook.h), and PERMANENT.
  *
  * alloc_ucounts() and put_ucounts() are hooked the same way for the
  * tables' ucounts (ucounts.c).
