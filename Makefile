@@ -134,8 +134,10 @@ lint: deps
 # Knobs (environment or make variables): BENCH_BOOTS, BENCH_ROUNDS,
 # BENCH_SAMPLES, BENCH_TABLES; STRESS_TABLES (the disarm proof's count),
 # STRESS_PROCS, STRESS_ITERS, STRESS_DEPTH.
+# Stock kernels only by default: the debug kernel's detectors (KASAN,
+# lockdep) are what its instruction counts would measure.
 bench: deps
-	@$(H)/bench.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS))
+	@$(H)/bench.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(filter-out debug,$(KERNELS)))
 
 stress: deps
 	@$(H)/stress.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS))
