@@ -101,11 +101,14 @@ make_passes_cmd() {
 	cp "$stub/vm.sh" "$stub/stap-run.sh"
 	chmod +x "$stub"/*.sh
 	want="[$cmd]"
-	out=$(make -s -C "$TOP" vm-run H="$stub" CMD="$cmd")
+	# As typed at a shell: not the variables of the make that runs this
+	# check (make check KERNEL="a b" exports KERNEL and passes it down in
+	# MAKEFLAGS, and the stub would see "b" as CMD).
+	out=$(env -u MAKEFLAGS -u MFLAGS make -s -C "$TOP" vm-run KERNEL=bookworm H="$stub" CMD="$cmd")
 	[ "$out" = "$want" ] || { echo "make vm-run CMD='$cmd' passed [$out]"; rc=1; }
-	out=$(make -s -C "$TOP" stap-run H="$stub" SCRIPT=x.stp CMD="$cmd")
+	out=$(env -u MAKEFLAGS -u MFLAGS make -s -C "$TOP" stap-run KERNEL=bookworm H="$stub" SCRIPT=x.stp CMD="$cmd")
 	[ "$out" = "$want" ] || { echo "make stap-run CMD='$cmd' passed [$out]"; rc=1; }
-	out=$(CMD=$cmd make -s -C "$TOP" vm-run H="$stub")
+	out=$(CMD=$cmd env -u MAKEFLAGS -u MFLAGS make -s -C "$TOP" vm-run KERNEL=bookworm H="$stub")
 	[ "$out" = "$want" ] || { echo "CMD='$cmd' make vm-run passed [$out]"; rc=1; }
 	rm -rf "$stub"
 	return $rc
