@@ -71,6 +71,16 @@ arch_native() { [ "$1" = x86_64 ]; }
 
 kdir() { printf '%s/kernels/%s\n' "$EXECNS_CACHE" "$1"; }
 
+# cross_dir KERNEL: where guest-cross.sh builds a foreign kernel's guest
+# programs in the build root: one directory per tree, architecture and
+# compiler, as tests/guest/Makefile does not rebuild when only CC changes
+# (trixie-s390x's programs are gcc-14's, unstable-s390x's gcc-16's).
+cross_dir() {
+	local cc
+	cc=$(cat "$(kdir "$1")/cc") || die "no compiler recorded for $1 (run make fetch KERNEL=$1)"
+	printf '/build/%s/guest-%s-%s\n' "$TREE" "$(kernel_arch "$1")" "${cc##*-linux-gnu-}"
+}
+
 # prepare_guest KERNEL: what a boot of KERNEL needs built and fetched: the
 # kernel, execns.ko for it, and the guest's test programs (the host's for
 # x86_64, cross-built by guest-cross.sh for another architecture).

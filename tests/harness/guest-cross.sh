@@ -3,11 +3,11 @@
 # Build the guest's programs (libexecns, the CLI, tests/guest) for a foreign
 # architecture's guest, static, with that kernel's cross compiler and
 # Debian's cross libc (libc6-dev-DEBARCH-cross) in the build root.  The
-# sources are copied to a per-tree, per-architecture directory there; make
-# rebuilds only what changed.  The compat programs (*-32: i386's on x86_64)
-# are AArch32 ones on arm64, built with arm-linux-gnueabihf-gcc and
-# libc6-dev-armhf-cross; s390x gets abi31-caller, a freestanding 31-bit
-# program.
+# sources are copied to a directory there per tree, architecture and
+# compiler (cross_dir); make rebuilds only what changed.  The compat
+# programs (*-32: i386's on x86_64) are AArch32 ones on arm64, built with
+# arm-linux-gnueabihf-gcc and libc6-dev-armhf-cross; s390x gets
+# abi31-caller, a freestanding 31-bit program.
 #
 # Usage: guest-cross.sh KERNEL	(prints the directory of the programs)
 
@@ -17,7 +17,7 @@ kernel=${1:?usage: guest-cross.sh KERNEL}
 arch=$(kernel_arch "$kernel")
 deb=$(arch_deb "$arch")
 cc=$(cat "$(kdir "$kernel")/cc")
-g=/build/$TREE/guest-$arch
+g=$(cross_dir "$kernel")
 
 exec 8>"$EXECNS_CACHE/.build-$TREE-guest-$arch.lock"
 flock 8

@@ -74,12 +74,12 @@ done
 kd=$(kdir "$kernel")
 # The guest's busybox and programs: the host's for x86_64, cross-built
 # (guest-cross.sh) and fetched (fetch-kernel.sh) for another architecture.
+[ "${EXECNS_PREBUILT:-}" = 1 ] || prepare_guest "$kernel"
 progs=$TOP/tests/guest/build busybox=/bin/busybox results_port=/dev/ttyS1
 [ "$arch" = x86_64 ] || results_port=/dev/hvc0
 if ! arch_native "$arch"; then
-	progs=$ROOT/build/$TREE/guest-$arch/tests/guest/build-$arch busybox=$kd/busybox
+	progs=$ROOT$(cross_dir "$kernel")/tests/guest/build-$arch busybox=$kd/busybox
 fi
-[ "${EXECNS_PREBUILT:-}" = 1 ] || prepare_guest "$kernel"
 
 # One log per channel and run (runs of one kernel may overlap);
 # console-KERNEL.log and results-KERNEL.log point at the latest.
