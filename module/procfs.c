@@ -14,6 +14,8 @@
  *           "hooks armed|disarmed", "hook_arms N"
  *   pids:   "PID ID" for each task in a module table, PIDs as seen from
  *           the reader's PID namespace (execns --which)
+ *   proof:  "ok|FAIL KIND: DETAIL" per check of the load-time proof, then
+ *           "verdict proven|refused" (proof.c)
  */
 #include <linux/kernel.h>
 #include <linux/proc_fs.h>
@@ -25,6 +27,7 @@
 #include "uidtab.h"
 #include "uidhooks.h"
 #include "ucounts.h"
+#include "proof.h"
 
 static struct proc_dir_entry *execns_proc_dir;
 
@@ -45,6 +48,12 @@ static int execns_stats_show(struct seq_file *m, void *v)
 	execns_uidtab_stats(m);
 	execns_ucounts_stats(m);
 	execns_uidhooks_stats(m);
+	return 0;
+}
+
+static int execns_proof_file_show(struct seq_file *m, void *v)
+{
+	execns_proof_show(m);
 	return 0;
 }
 
@@ -87,7 +96,8 @@ int execns_procfs_init(void)
 	if (!proc_create_single("tables", 0444, execns_proc_dir, execns_tables_show) ||
 	    !proc_create_single("self", 0444, execns_proc_dir, execns_self_show) ||
 	    !proc_create_single("stats", 0444, execns_proc_dir, execns_stats_show) ||
-	    !proc_create_single("pids", 0444, execns_proc_dir, execns_pids_show)) {
+	    !proc_create_single("pids", 0444, execns_proc_dir, execns_pids_show) ||
+	    !proc_create_single("proof", 0444, execns_proc_dir, execns_proof_file_show)) {
 		proc_remove(execns_proc_dir);
 		return -ENOMEM;
 	}

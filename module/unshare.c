@@ -16,6 +16,7 @@
 #include <linux/sched.h>
 #include "unshare.h"
 #include "hook.h"
+#include "proof.h"
 
 static bool execns_forbid_unshare;
 static bool execns_unshare_ready;
@@ -60,7 +61,12 @@ static int execns_forbid_unshare_set(const char *val, const struct kernel_param 
 	if (ret)
 		return ret;
 	mutex_lock(&execns_unshare_lock);
-	if (execns_unshare_ready && forbid != execns_forbid_unshare)
+	/* Before init (insmod's value) the proof has not run: init decides. */
+	if (execns_unshare_ready && forbid && !execns_proof_passed()) {
+		pr_warn("forbid_unshare refused: the load-time proof failed (/proc/execns/proof)\n");
+		ret = -EOPNOTSUPP;
+	}
+	if (!ret && execns_unshare_ready && forbid != execns_forbid_unshare)
 		ret = execns_unshare_apply(forbid);
 	if (!ret)
 		execns_forbid_unshare = forbid;
@@ -83,6 +89,11 @@ int execns_unshare_init(void)
 	if (ret)
 		return ret;
 	mutex_lock(&execns_unshare_lock);
+	/* insmod forbid_unshare=1 on a kernel that failed the proof: load without it. */
+	if (execns_forbid_unshare && !execns_proof_passed()) {
+		pr_warn("forbid_unshare=1 ignored: the load-time proof failed (/proc/execns/proof)\n");
+		execns_forbid_unshare = false;
+	}
 	ret = execns_forbid_unshare ? execns_unshare_apply(true) : 0;
 	if (!ret)
 		execns_unshare_ready = true;
