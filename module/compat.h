@@ -139,10 +139,11 @@ typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
  * named by EXECNS_PROOF_PUT_UCOUNTS_MARK, which nothing else in the file
  * calls (proof.c).
  */
-#define EXECNS_PROOF_UCOUNTS_PUT_ON_WRAP	(!IS_ENABLED(EXECNS_HAVE_UCOUNTS_RCUREF))
 #ifdef EXECNS_HAVE_UCOUNTS_RCUREF
+#define EXECNS_PROOF_UCOUNTS_PUT_ON_WRAP	0
 #define EXECNS_PROOF_PUT_UCOUNTS_MARK	"rcuref_put_slowpath"
 #else
+#define EXECNS_PROOF_UCOUNTS_PUT_ON_WRAP	1
 #define EXECNS_PROOF_PUT_UCOUNTS_MARK	"_atomic_dec_and_lock_irqsave"
 #endif
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0) && LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)

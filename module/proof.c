@@ -89,9 +89,6 @@ enum {
 	EXECNS_FN_COUNT
 };
 
-#define HOOKED(id, sym)	[id] = { .name = sym, .role = EXECNS_PROOF_HOOKED }
-#define CALLER(id, sym, r) [id] = { .name = sym, .role = EXECNS_PROOF_##r }
-
 /*
  * kernel/user.c has no caller of free_uid(), alloc_uid() or find_user(),
  * nor kernel/cred.c of commit_creds(): those are called from other files
@@ -99,24 +96,24 @@ enum {
  * rcuref-counted, and a header inline since.
  */
 static struct execns_proof_fn execns_proof_fns[EXECNS_FN_COUNT] = {
-	HOOKED(EXECNS_FN_FREE_UID, "free_uid"),
-	HOOKED(EXECNS_FN_ALLOC_UID, "alloc_uid"),
-	HOOKED(EXECNS_FN_FIND_USER, "find_user"),
+	[EXECNS_FN_FREE_UID] = { .name = "free_uid", .role = EXECNS_PROOF_HOOKED },
+	[EXECNS_FN_ALLOC_UID] = { .name = "alloc_uid", .role = EXECNS_PROOF_HOOKED },
+	[EXECNS_FN_FIND_USER] = { .name = "find_user", .role = EXECNS_PROOF_HOOKED },
 	[EXECNS_FN_PUT_UCOUNTS] = { .name = "put_ucounts", .role = EXECNS_PROOF_HOOKED,
 				    .mark = EXECNS_PROOF_PUT_UCOUNTS_MARK },
-	HOOKED(EXECNS_FN_ALLOC_UCOUNTS, "alloc_ucounts"),
-	HOOKED(EXECNS_FN_COMMIT_CREDS, "commit_creds"),
-	HOOKED(EXECNS_FN_KSYS_UNSHARE, "ksys_unshare"),
-	CALLER(EXECNS_FN_GET_UCOUNTS, "get_ucounts", LOCAL),
-	CALLER(EXECNS_FN_INC_UCOUNT, "inc_ucount", GLOBAL),
-	CALLER(EXECNS_FN_DEC_UCOUNT, "dec_ucount", GLOBAL),
-	CALLER(EXECNS_FN_DO_DEC_RLIMIT, "do_dec_rlimit_put_ucounts", LOCAL),
-	CALLER(EXECNS_FN_DEC_RLIMIT, "dec_rlimit_put_ucounts", GLOBAL),
-	CALLER(EXECNS_FN_INC_RLIMIT, "inc_rlimit_get_ucounts", GLOBAL),
+	[EXECNS_FN_ALLOC_UCOUNTS] = { .name = "alloc_ucounts", .role = EXECNS_PROOF_HOOKED },
+	[EXECNS_FN_COMMIT_CREDS] = { .name = "commit_creds", .role = EXECNS_PROOF_HOOKED },
+	[EXECNS_FN_KSYS_UNSHARE] = { .name = "ksys_unshare", .role = EXECNS_PROOF_HOOKED },
+	[EXECNS_FN_GET_UCOUNTS] = { .name = "get_ucounts", .role = EXECNS_PROOF_LOCAL },
+	[EXECNS_FN_INC_UCOUNT] = { .name = "inc_ucount", .role = EXECNS_PROOF_GLOBAL },
+	[EXECNS_FN_DEC_UCOUNT] = { .name = "dec_ucount", .role = EXECNS_PROOF_GLOBAL },
+	[EXECNS_FN_DO_DEC_RLIMIT] = { .name = "do_dec_rlimit_put_ucounts", .role = EXECNS_PROOF_LOCAL },
+	[EXECNS_FN_DEC_RLIMIT] = { .name = "dec_rlimit_put_ucounts", .role = EXECNS_PROOF_GLOBAL },
+	[EXECNS_FN_INC_RLIMIT] = { .name = "inc_rlimit_get_ucounts", .role = EXECNS_PROOF_GLOBAL },
 	/* SYSCALL_DEFINE's body, inlined into each ABI's wrapper. */
-	CALLER(EXECNS_FN_DO_SYS_UNSHARE, "__do_sys_unshare", LOCAL),
-	CALLER(EXECNS_FN_SYS_UNSHARE, EXECNS_ARCH_SYS_UNSHARE, GLOBAL),
-	CALLER(EXECNS_FN_COMPAT_SYS_UNSHARE, EXECNS_ARCH_COMPAT_SYS_UNSHARE, LOCAL),
+	[EXECNS_FN_DO_SYS_UNSHARE] = { .name = "__do_sys_unshare", .role = EXECNS_PROOF_LOCAL },
+	[EXECNS_FN_SYS_UNSHARE] = { .name = EXECNS_ARCH_SYS_UNSHARE, .role = EXECNS_PROOF_GLOBAL },
+	[EXECNS_FN_COMPAT_SYS_UNSHARE] = { .name = EXECNS_ARCH_COMPAT_SYS_UNSHARE, .role = EXECNS_PROOF_LOCAL },
 };
 
 /* @caller's source calls @callee @calls times (0: not in this release). */
