@@ -132,8 +132,8 @@ typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
  * Since ucounts became rcuref-counted (7.x), get_ucounts() is an inline
  * that cannot fail and alloc_ucounts() puts nothing.  The number of
  * do_dec_rlimit_put_ucounts() calls in inc_rlimit_get_ucounts() is one in
- * 6.1 and 6.12 before 6.12.117, and two (a separate unwind for the limit
- * check) since, and in 7.3; a release not listed here has unknown
+ * 6.1, 6.12 before 6.12.117 and 7.2 (read in 7.2.13), and two (a separate
+ * unwind for the limit check) since 6.12.117 and in 7.3; a release not listed here has unknown
  * callers, and the proof refuses it.  A stable update that adds a call
  * is still checked: an inlined copy of put_ucounts() calls the function
  * named by EXECNS_PROOF_PUT_UCOUNTS_MARK, which nothing else in the file
@@ -155,6 +155,9 @@ typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
 #elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 117) && LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
 #define EXECNS_PROOF_RELEASE		"6.12"
 #define EXECNS_PROOF_RLIMIT_UNWINDS	2
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(7, 2, 0) && LINUX_VERSION_CODE < KERNEL_VERSION(7, 3, 0)
+#define EXECNS_PROOF_RELEASE		"7.2"
+#define EXECNS_PROOF_RLIMIT_UNWINDS	1
 #elif LINUX_VERSION_CODE >= KERNEL_VERSION(7, 3, 0) && LINUX_VERSION_CODE < KERNEL_VERSION(7, 4, 0)
 #define EXECNS_PROOF_RELEASE		"7.3"
 #define EXECNS_PROOF_RLIMIT_UNWINDS	2
@@ -163,7 +166,7 @@ typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
 #define EXECNS_PROOF_RLIMIT_UNWINDS	0
 #endif
 /* The releases above, for the message that refuses any other. */
-#define EXECNS_PROOF_RELEASES		"6.1, 6.12 and 7.3"
+#define EXECNS_PROOF_RELEASES		"6.1, 6.12, 7.2 and 7.3"
 
 /*
  * Link-time optimisation (clang's, the kernel's only kind) inlines across
