@@ -132,9 +132,10 @@ static bool execns_uidhooks_armed;		/* all of them: tables may be made */
 static unsigned long execns_uidhooks_arms;	/* times armed since load */
 
 /*
- * Whether any hook is armed.  Disarming a parked hook can fail (hook.c)
- * and leave it armed: then the set is not "armed" for get(), which arms
- * them all again, but the stats say "armed" and the idle work retries.
+ * Whether any hook is armed.  Disarming can fail (hook.c: parking without
+ * memory, or ftrace refusing to unregister) and leave a hook armed: then
+ * the set is not "armed" for get(), which arms them all again, but the
+ * stats say "armed", and the next disarm (after the next table) retries.
  */
 static bool execns_uidhooks_any_armed(void)
 {
@@ -216,9 +217,13 @@ void execns_uidhooks_put(void)
 
 void execns_uidhooks_stats(struct seq_file *m)
 {
+	int i;
+
 	seq_printf(m, "hooks %s\nhook_arms %lu\n",
 		   execns_uidhooks_any_armed() ? "armed" : "disarmed",
 		   READ_ONCE(execns_uidhooks_arms));
+	for (i = 0; i < ARRAY_SIZE(execns_uid_hooks); i++)
+		execns_hook_show_pin(m, &execns_uid_hooks[i]);
 }
 
 int execns_uidhooks_init(void)
