@@ -11,7 +11,9 @@
  *   self:   "ID"
  *   stats:  "tables N", "user_allocs N", "user_frees N", "users N",
  *           "ucounts_allocs N", "ucounts_frees N", "ucounts N",
- *           "hooks armed|disarmed", "hook_arms N"
+ *           "hooks armed|disarmed", "hook_arms N", and for each hook
+ *           ftrace failed to unregister (which pins the module)
+ *           "pinned: ftrace unregister failed (ERRNO) for FUNCTION"
  *   pids:   "PID ID" for each task in a module table, PIDs as seen from
  *           the reader's PID namespace (execns --which)
  *   proof:  "ok|FAIL KIND: DETAIL" per check of the load-time proof, then
@@ -28,6 +30,7 @@
 #include "uidhooks.h"
 #include "ucounts.h"
 #include "proof.h"
+#include "unshare.h"
 
 static struct proc_dir_entry *execns_proc_dir;
 
@@ -48,6 +51,7 @@ static int execns_stats_show(struct seq_file *m, void *v)
 	execns_uidtab_stats(m);
 	execns_ucounts_stats(m);
 	execns_uidhooks_stats(m);
+	execns_unshare_stats(m);
 	return 0;
 }
 

@@ -69,12 +69,21 @@ static struct execns_user *execns_user(const struct user_struct *up)
 	return container_of(up, struct execns_user, us);
 }
 
-unsigned int execns_uidtab_count(void)
+/* notrace: the put_ucounts() hook's callback calls it (execns_ucounts_ours()). */
+unsigned int notrace execns_uidtab_count(void)
 {
 	return atomic_read(&execns_nr_tables);
 }
+NOKPROBE_SYMBOL(execns_uidtab_count);
 
-/* Lockless; safe from any context: the hooks' callbacks call it. */
+/*
+ * Lockless; safe from any context: the hooks' callbacks call it.  The
+ * read-side section is RCU-sched's notrace one rather than rcu_read_lock(),
+ * which is a traceable call (__rcu_read_lock()) on preemptible RCU: a
+ * callback calls nothing ftrace can trace (docs/design.md).  Since 5.0
+ * call_rcu() waits for preemption-disabled sections too, and the walk is
+ * one short hash chain, so it is bounded on PREEMPT_RT as well.
+ */
 struct execns_uidtab *notrace execns_uidtab_of(const struct user_struct *up)
 {
 	struct execns_user *eu;
@@ -82,14 +91,14 @@ struct execns_uidtab *notrace execns_uidtab_of(const struct user_struct *up)
 
 	if (!up || !atomic_read(&execns_nr_tables))
 		return NULL;
-	rcu_read_lock();
+	rcu_read_lock_sched_notrace();
 	hash_for_each_possible_rcu(execns_user_set, eu, set_node, (unsigned long)up) {
 		if (&eu->us == up) {
 			tab = eu->tab;
 			break;
 		}
 	}
-	rcu_read_unlock();
+	rcu_read_unlock_sched_notrace();
 	return tab;
 }
 NOKPROBE_SYMBOL(execns_uidtab_of);

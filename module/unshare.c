@@ -14,6 +14,7 @@
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include "unshare.h"
 #include "hook.h"
 #include "proof.h"
@@ -80,6 +81,11 @@ static const struct kernel_param_ops execns_forbid_unshare_ops = {
 };
 module_param_cb(forbid_unshare, &execns_forbid_unshare_ops, &execns_forbid_unshare, 0644);
 MODULE_PARM_DESC(forbid_unshare, "1: unshare(2) of CLONE_NEWIPC or CLONE_NEWUSER fails with EINVAL, the seed's policy (default 0)");
+
+void execns_unshare_stats(struct seq_file *m)
+{
+	execns_hook_show_pin(m, &execns_unshare_hook);
+}
 
 int execns_unshare_init(void)
 {
