@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /proc/execns.  Formats (documented in docs/design.md):
- *   tables: "table ID parent ID users N", then for each user_struct in it
+ *   tables: "table ID parent ID users N tasks N refs N", then for each user_struct in it
  *           "uid UID table ID refs N epoll_watches N pipe_bufs N
  *            unix_inflight N locked_vm N watches N"; after every table,
  *           for each module ucounts "ucounts uid UID ns INUM table ID
@@ -34,13 +34,28 @@
 
 static struct proc_dir_entry *execns_proc_dir;
 
+/*
+ * Threads whose real credentials' user_struct is in @tab, under RCU as
+ * execns_pids_show() walks them.  One walk per table: tables are few,
+ * and the view is for people, not for a hot path.
+ */
+static unsigned int execns_table_tasks(struct execns_uidtab *tab)
+{
+	struct task_struct *g, *t;
+	unsigned int n = 0;
+
+	for_each_process_thread(g, t)
+		n += execns_uidtab_of(__task_cred(t)->user) == tab;
+	return n;
+}
+
 static int execns_tables_show(struct seq_file *m, void *v)
 {
 	struct execns_uidtab *tab;
 
 	rcu_read_lock();
 	for (tab = execns_uidtab_first(); tab; tab = execns_uidtab_next(tab))
-		execns_uidtab_show(m, tab);
+		execns_uidtab_show(m, tab, execns_table_tasks(tab));
 	execns_ucounts_show(m);
 	rcu_read_unlock();
 	return 0;

@@ -361,13 +361,21 @@ struct execns_uidtab *execns_uidtab_next(struct execns_uidtab *tab)
 	return list_next_or_null_rcu(&execns_tables, &tab->node, struct execns_uidtab, node);
 }
 
-void execns_uidtab_show(struct seq_file *m, struct execns_uidtab *tab)
+void execns_uidtab_show(struct seq_file *m, struct execns_uidtab *tab, unsigned int tasks)
 {
 	struct user_struct *up;
+	unsigned int refs = 0;
 	int bkt;
 
-	seq_printf(m, "table %llu parent %llu users %u\n",
-		   tab->id, tab->parent_id, READ_ONCE(tab->nr_users));
+	/*
+	 * What holds the table: its user_structs' references, of which
+	 * @tasks are running tasks' real credentials; docs/security.md lists
+	 * the other holders (open files, pipes, epoll, io_uring, ...).
+	 */
+	hash_for_each_rcu(tab->users, bkt, up, uidhash_node)
+		refs += refcount_read(&up->__count);
+	seq_printf(m, "table %llu parent %llu users %u tasks %u refs %u\n",
+		   tab->id, tab->parent_id, READ_ONCE(tab->nr_users), tasks, refs);
 	hash_for_each_rcu(tab->users, bkt, up, uidhash_node)
 		execns_user_show(m, tab, up);
 }
