@@ -161,7 +161,8 @@ direct:
  * refused (EAGAIN, "in use") instead of freeing text that ftrace still
  * calls; /proc/execns/stats says why.  A later attempt that succeeds (the
  * next disarm, for an injected failure) drops the reference.
- * Callers serialise unregistering per hook, as arming.
+ * Callers serialise unregistering per hook, as arming.  noinline: the
+ * WARN names this function, which test-uidtab-pin declares to the log check.
  */
 static noinline void execns_hook_pin(struct execns_hook *h, int err)
 {

@@ -593,6 +593,38 @@ static void bench_exec(void)
 	write_knob(FORBID, forbid == 1 ? "1" : "0");
 }
 
+#define DISARM_DELAY	"/sys/module/execns/parameters/disarm_delay_ms"
+
+/*
+ * Make-and-drop: execns(CLONE_NEWUSER) of a program that exits at once, the
+ * table made before the exec and dropped when the program exits, against
+ * execns(0), interleaved.  With the module's hysteresis (disarm_delay_ms,
+ * default 1000) the next call finds the hooks still armed; with 0 each
+ * call arms them again, after waiting for the disarm the last one's end
+ * started (module/uidhooks.c).
+ */
+static void bench_make_drop(void)
+{
+	char delay0[32] = "1000";
+
+	long arms;
+
+	read_line(DISARM_DELAY, delay0, sizeof(delay0));
+	settle_tables();
+	arms = execns_stat("hook_arms");
+	exec_pair("table_make_drop", EXECNS, 0, EXECNS, CLONE_NEWUSER,
+		  "execns(0)", "execns(NEWUSER)");
+	printf("# left table_make_drop: hooks armed %ld times\n", execns_stat("hook_arms") - arms);
+	write_knob(DISARM_DELAY, "0");
+	settle_tables();
+	arms = execns_stat("hook_arms");
+	exec_pair("table_make_drop_nodelay", EXECNS, 0, EXECNS, CLONE_NEWUSER,
+		  "execns(0)", "execns(NEWUSER)");
+	printf("# left table_make_drop_nodelay: hooks armed %ld times\n", execns_stat("hook_arms") - arms);
+	write_knob(DISARM_DELAY, delay0);
+	settle_tables();
+}
+
 /*
  * A table made and dropped, then the uid hooks seen disarmed again: the
  * state of a loaded module after tables have existed.
@@ -866,6 +898,8 @@ int main(int argc, char **argv)
 		bench_tables();
 	if (!only || strstr(only, "exec"))
 		bench_exec();
+	if (!only || strstr(only, "make_drop"))
+		bench_make_drop();
 	if (!only || strstr(only, "table_in"))
 		bench_table();
 	if (!only || strstr(only, "module"))

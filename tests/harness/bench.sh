@@ -68,7 +68,7 @@ if [ "$run" = 1 ]; then
 			# The live-tables sweep takes a minute and a half and has no
 			# rounds: boot 1 only unless BENCH_SWEEP_ALL=1.
 			only=
-			[ "$boot" = 1 ] || [ "${BENCH_SWEEP_ALL:-0}" = 1 ] || only=exec,table_in,module
+			[ "$boot" = 1 ] || [ "${BENCH_SWEEP_ALL:-0}" = 1 ] || only=exec,make_drop,table_in,module
 			set +e
 			EXECNS_RESULTS=$log EXECNS_TIMEOUT=${EXECNS_TIMEOUT:-3600} \
 				EXECNS_SMP=$smp EXECNS_QEMU_ARGS=$qemu_args \
