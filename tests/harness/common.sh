@@ -31,13 +31,33 @@ kernel_field() {
 	printf '%s\n' "$v"
 }
 
-# kernel_desc NAME: the "what" column of a kernel's line.
+# kernel_desc NAME: the "what" column of a kernel's line (the seventh on).
 kernel_desc() {
-	awk -v n="$1" '!/^#/ && $1 == n { $1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); print }' "$KERNELS_CONF"
+	awk -v n="$1" '!/^#/ && $1 == n { for (i = 1; i <= 6; i++) $i = ""; sub(/^ +/, ""); print }' "$KERNELS_CONF"
 }
 
 # kernel_arch NAME: a kernel's architecture (x86_64, arm64, s390x).
 kernel_arch() { kernel_field "$1" 2; }
+
+# kernel_suites NAME: a kernel's suites column.
+kernel_suites() { kernel_field "$1" 4; }
+
+# kernel_flavour NAME: Debian's flavour of a kernel (amd64, cloud-amd64,
+# rt-amd64, arm64, arm64-16k, s390x, ...): the FLAVOUR of the
+# linux-image-FLAVOUR and linux-headers-FLAVOUR packages fetched for it;
+# "-" for the kernel built here (debug).
+kernel_flavour() { kernel_field "$1" 5; }
+
+# kernel_proof NAME: the verdict the module's load-time proof must give on
+# a kernel (proven or refused); the guest finds it in /etc/execns/proof.
+kernel_proof() {
+	local v
+	v=$(kernel_field "$1" 6)
+	case $v in
+	proven|refused) printf '%s\n' "$v" ;;
+	*) die "KERNEL=$1: proof column '$v' in tests/kernels.conf is neither proven nor refused" ;;
+	esac
+}
 
 # arch_deb ARCH, arch_kbuild ARCH, arch_cross ARCH: Debian's name for an
 # architecture, the kernel's ARCH= for it, and its cross-tool prefix.
