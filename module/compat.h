@@ -9,6 +9,7 @@
 #define _EXECNS_COMPAT_H
 
 #include <linux/types.h>
+#include <linux/version.h>
 #include "compat-probe.h"
 
 /*
@@ -108,6 +109,71 @@
 #define execns_ucounts_ref_put(uc)	atomic_dec_and_test(&(uc)->count)
 #define execns_ucounts_ref_read(uc)	atomic_read(&(uc)->count)
 #endif
+
+/*
+ * The callback of kallsyms_on_each_symbol(): 6.1 passes each symbol's
+ * module too (always NULL: only vmlinux is walked); 6.4 dropped it.
+ */
+#ifdef EXECNS_HAVE_KALLSYMS_EACH_MODULE
+struct module;
+#define EXECNS_KALLSYMS_FN(fn, data, name, addr)				\
+	int fn(void *data, const char *name, struct module *__mod, unsigned long addr)
+typedef int execns_kallsyms_fn_t(void *, const char *, struct module *, unsigned long);
+#else
+#define EXECNS_KALLSYMS_FN(fn, data, name, addr)				\
+	int fn(void *data, const char *name, unsigned long addr)
+typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
+#endif
+
+/*
+ * What the load-time proof (proof.c) knows of kernel/ucount.c, the file
+ * where the hooked put_ucounts() and alloc_ucounts() have callers that GCC
+ * may inline them into, release by release, from each release's source.
+ * Since ucounts became rcuref-counted (7.x), get_ucounts() is an inline
+ * that cannot fail and alloc_ucounts() puts nothing.  The number of
+ * do_dec_rlimit_put_ucounts() calls in inc_rlimit_get_ucounts() is one in
+ * 6.1, 6.12 before 6.12.117 and 7.2 (read in 7.2.13), and two (a separate
+ * unwind for the limit check) since 6.12.117 and in 7.3; a release not listed here has unknown
+ * callers, and the proof refuses it.  A stable update that adds a call
+ * is still checked: an inlined copy of put_ucounts() calls the function
+ * named by EXECNS_PROOF_PUT_UCOUNTS_MARK, which nothing else in the file
+ * calls (proof.c).
+ */
+#ifdef EXECNS_HAVE_UCOUNTS_RCUREF
+#define EXECNS_PROOF_UCOUNTS_PUT_ON_WRAP	0
+#define EXECNS_PROOF_PUT_UCOUNTS_MARK	"rcuref_put_slowpath"
+#else
+#define EXECNS_PROOF_UCOUNTS_PUT_ON_WRAP	1
+#define EXECNS_PROOF_PUT_UCOUNTS_MARK	"_atomic_dec_and_lock_irqsave"
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0) && LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define EXECNS_PROOF_RELEASE		"6.1"
+#define EXECNS_PROOF_RLIMIT_UNWINDS	1
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) && LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 117)
+#define EXECNS_PROOF_RELEASE		"6.12"
+#define EXECNS_PROOF_RLIMIT_UNWINDS	1
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 117) && LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+#define EXECNS_PROOF_RELEASE		"6.12"
+#define EXECNS_PROOF_RLIMIT_UNWINDS	2
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(7, 2, 0) && LINUX_VERSION_CODE < KERNEL_VERSION(7, 3, 0)
+#define EXECNS_PROOF_RELEASE		"7.2"
+#define EXECNS_PROOF_RLIMIT_UNWINDS	1
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(7, 3, 0) && LINUX_VERSION_CODE < KERNEL_VERSION(7, 4, 0)
+#define EXECNS_PROOF_RELEASE		"7.3"
+#define EXECNS_PROOF_RLIMIT_UNWINDS	2
+#else
+#define EXECNS_PROOF_RELEASE		NULL
+#define EXECNS_PROOF_RLIMIT_UNWINDS	0
+#endif
+/* The releases above, for the message that refuses any other. */
+#define EXECNS_PROOF_RELEASES		"6.1, 6.12, 7.2 and 7.3"
+
+/*
+ * Link-time optimisation (clang's, the kernel's only kind) inlines across
+ * files: any caller anywhere may then hold a copy of a hooked function,
+ * and the proof knows the same-file callers only.
+ */
+#define EXECNS_PROOF_LTO		IS_ENABLED(CONFIG_LTO_CLANG)
 
 /*
  * An ftrace callback's view of the registers without FTRACE_OPS_FL_SAVE_REGS

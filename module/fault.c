@@ -3,6 +3,7 @@
  * fail_nth: a countdown shared by every fallible step of execns (the
  * private fs_struct, the namespaces, a uid table and its user_structs).
  * Global, not per task: it is meant for one test at a time.
+ * fail_unregister: the same for ftrace's unregistering of a hook.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -34,17 +35,56 @@ static const struct kernel_param_ops execns_fail_nth_ops = {
 module_param_cb(fail_nth, &execns_fail_nth_ops, NULL, 0600);
 MODULE_PARM_DESC(fail_nth, "fail the Nth fallible execns step from now with ENOMEM (testing; 0: off)");
 
-bool execns_should_fail(const char *site)
+/* Count down only from a positive value; the step reaching 0 fails. */
+static bool execns_countdown(atomic_t *nth, const char *param, const char *site)
 {
-	int n = atomic_read(&execns_fail_nth);
+	int n = atomic_read(nth);
 
-	/* Count down only from a positive value; the step reaching 0 fails. */
 	while (n > 0) {
-		if (atomic_try_cmpxchg(&execns_fail_nth, &n, n - 1)) {
+		if (atomic_try_cmpxchg(nth, &n, n - 1)) {
 			if (n == 1)
-				pr_info("fail_nth: failing %s\n", site);
+				pr_info("%s: failing %s\n", param, site);
 			return n == 1;
 		}
 	}
 	return false;
+}
+
+bool execns_should_fail(const char *site)
+{
+	return execns_countdown(&execns_fail_nth, "fail_nth", site);
+}
+
+/*
+ * Its own countdown: ftrace unregisters happen in the hooks' disarm work,
+ * at any time after a table ends, and a fail_nth sweep must never reach one.
+ */
+static atomic_t execns_fail_unregister = ATOMIC_INIT(0);
+
+static int execns_fail_unregister_set(const char *val, const struct kernel_param *kp)
+{
+	int n, ret;
+
+	ret = kstrtoint(val, 0, &n);
+	if (ret || n < 0)
+		return -EINVAL;
+	atomic_set(&execns_fail_unregister, n);
+	return 0;
+}
+
+static int execns_fail_unregister_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&execns_fail_unregister));
+}
+
+static const struct kernel_param_ops execns_fail_unregister_ops = {
+	.set = execns_fail_unregister_set,
+	.get = execns_fail_unregister_get,
+};
+module_param_cb(fail_unregister, &execns_fail_unregister_ops, NULL, 0600);
+MODULE_PARM_DESC(fail_unregister, "fail the Nth ftrace unregister from now as after ftrace_kill() (testing: pins the module until a retry succeeds; 0: off)");
+
+bool execns_should_fail_unregister(const char *func)
+{
+	return execns_countdown(&execns_fail_unregister, "fail_unregister", func);
 }

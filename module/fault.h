@@ -13,4 +13,10 @@
 /* True when the step at this call site must fail. */
 bool execns_should_fail(const char *site);
 
+/*
+ * True when unregistering the hook on @func must fail (fail_unregister,
+ * counted apart from fail_nth), as it does for good once ftrace_kill() ran.
+ */
+bool execns_should_fail_unregister(const char *func);
+
 #endif /* _EXECNS_FAULT_H */

@@ -11,7 +11,7 @@
 #ifndef _EXECNS_HANDOVER_H
 #define _EXECNS_HANDOVER_H
 
-#include <linux/list.h>
+#include <linux/types.h>
 
 struct user_struct;
 struct ucounts;
@@ -20,7 +20,7 @@ struct ftrace_ops;
 struct ftrace_regs;
 
 struct execns_cred_swap {
-	struct list_head node;
+	struct hlist_node node;		/* in its task's bucket */
 	struct task_struct *task;
 	struct user_struct *user;	/* to install; NULL once installed */
 	struct ucounts *ucounts;	/* to install with it */

@@ -3,10 +3,14 @@
  * ftrace hooks: set-up, arming and disarming (see hook.h).
  */
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
 #include "hook.h"
+#include "fault.h"
 #include "symbols.h"
 
 /*
@@ -149,6 +153,69 @@ direct:
 	return -EBUSY;
 }
 
+/*
+ * Unregistering can fail: ftrace_shutdown() answers ENODEV for good once
+ * ftrace_kill() has run (after an anomaly while patching text), and the
+ * ops stays on the function, its callback in this module's text.  Then
+ * the hook stays armed and holds a module reference, so that rmmod is
+ * refused (EAGAIN, "in use") instead of freeing text that ftrace still
+ * calls; /proc/execns/stats says why.  A later attempt that succeeds (the
+ * next disarm, for an injected failure) drops the reference.
+ * Callers serialise unregistering per hook, as arming.
+ */
+static noinline void execns_hook_pin(struct execns_hook *h, int err)
+{
+	WARN_ONCE(1, "execns: ftrace cannot unregister the hook on %s (%d): it stays armed and pins the module, so rmmod is refused until an unregister succeeds (never after ftrace_kill(): until reboot)\n",
+		  h->name, err);
+	if (!h->pin_err)
+		__module_get(THIS_MODULE);
+	WRITE_ONCE(h->pin_err, err);
+}
+
+static void execns_hook_unpin(struct execns_hook *h)
+{
+	if (!h->pin_err)
+		return;
+	WRITE_ONCE(h->pin_err, 0);
+	pr_info("the hook on %s is unregistered at last: it no longer pins the module\n",
+		h->name);
+	module_put(THIS_MODULE);
+}
+
+static int execns_hook_unregister(struct execns_hook *h)
+{
+	int ret;
+
+	ret = execns_should_fail_unregister(h->name) ? -ENODEV :
+	      unregister_ftrace_function(&h->ops);
+	if (ret)
+		execns_hook_pin(h, ret);
+	else
+		execns_hook_unpin(h);
+	return ret;
+}
+
+/*
+ * Unload and a failed load, past the point where a module reference can
+ * refuse anything: the module's text is freed when the caller returns, so
+ * wait for ftrace to let the ops go, however long that takes, rather than
+ * free a callback it may still call.  TASK_IDLE: rmmod (or insmod) then
+ * sleeps without tripping the hung-task detector.
+ */
+static void execns_hook_unregister_final(struct execns_hook *h)
+{
+	while (execns_hook_unregister(h))
+		schedule_timeout_idle(HZ);
+}
+
+void execns_hook_show_pin(struct seq_file *m, const struct execns_hook *h)
+{
+	int err = READ_ONCE(h->pin_err);
+
+	if (err)
+		seq_printf(m, "pinned: ftrace unregister failed (%d) for %s\n", err, h->name);
+}
+
 int execns_hook_arm(struct execns_hook *h)
 {
 	int ret;
@@ -174,6 +241,8 @@ int execns_hook_arm(struct execns_hook *h)
  * only changes the filter, so a callback already running finishes (callers
  * keep what it reads alive).  Parking needs memory for the new filter, and
  * if it fails the hook stays armed, which costs time but loses nothing.
+ * If unregistering fails, the hook stays armed and pins the module
+ * (execns_hook_pin()).
  */
 void execns_hook_disarm(struct execns_hook *h)
 {
@@ -188,8 +257,8 @@ void execns_hook_disarm(struct execns_hook *h)
 					    h->name, ret);
 			return;
 		}
-	} else {
-		unregister_ftrace_function(&h->ops);
+	} else if (execns_hook_unregister(h)) {
+		return;
 	}
 	WRITE_ONCE(h->armed, false);
 }
@@ -224,7 +293,9 @@ int execns_hook_init(struct execns_hook *h)
 		goto free_filter;
 	}
 	if (!EXECNS_HOOKS_PARK) {
-		unregister_ftrace_function(&h->ops);
+		/* Still registered, it is armed, and pins the module. */
+		if (execns_hook_unregister(h))
+			WRITE_ONCE(h->armed, true);
 		return 0;
 	}
 	ret = -ENOSPC;
@@ -239,16 +310,20 @@ int execns_hook_init(struct execns_hook *h)
 	return 0;
 
 unregister:
-	unregister_ftrace_function(&h->ops);
+	execns_hook_unregister_final(h);
 free_filter:
 	ftrace_free_filter(&h->ops);
 	return ret;
 }
 
+/*
+ * A hook pinned by a failed unregister holds the module, so unload never
+ * gets here with one; a failure here is the first, and is waited out.
+ */
 void execns_hook_uninit(struct execns_hook *h)
 {
 	if (EXECNS_HOOKS_PARK || h->armed)
-		unregister_ftrace_function(&h->ops);
+		execns_hook_unregister_final(h);
 	WRITE_ONCE(h->armed, false);
 	ftrace_free_filter(&h->ops);
 }

@@ -60,12 +60,15 @@
 #include <linux/ptrace.h>
 #include "arch.h"
 
+struct seq_file;
+
 struct execns_hook {
 	const char *name;	/* the kernel function */
 	unsigned long addr;	/* its address, after init */
 	unsigned long park;	/* the ops' filter while parked */
 	struct ftrace_ops ops;
 	bool armed;
+	int pin_err;		/* unregistering failed with it: the module is pinned */
 };
 
 #define EXECNS_HOOK_FLAGS (EXECNS_ARCH_HOOK_FLAGS | FTRACE_OPS_FL_PERMANENT)
@@ -91,8 +94,14 @@ int execns_hook_init(struct execns_hook *h);
 void execns_hook_uninit(struct execns_hook *h);
 int execns_hook_arm(struct execns_hook *h);
 void execns_hook_disarm(struct execns_hook *h);
-/* Armed: any context (disarming can fail where hooks are parked, hook.c). */
+/* Armed: any context (disarming can fail, hook.c). */
 bool execns_hook_armed(const struct execns_hook *h);
+
+/*
+ * Where ftrace refused to unregister @h (hook.c): a "pinned: ..." line for
+ * /proc/execns/stats, nothing otherwise.
+ */
+void execns_hook_show_pin(struct seq_file *m, const struct execns_hook *h);
 
 /*
  * A hook's view of the call (execns-arch.h): execns_hook_arg0(fregs), the

@@ -11,13 +11,15 @@
  * hands a new table's user_struct to the exec's credentials (handover.c),
  * can refuse unshare(2) as the seed did (unshare.c), shows the tables in
  * /proc/execns (procfs.c), resolves the kernel internals it needs
- * (symbols.c) and can fail its own steps on purpose (fault.c).
+ * (symbols.c), proves at load that nothing bypasses the uid hooks
+ * (proof.c) and can fail its own steps on purpose (fault.c).
  * Documentation: docs/design.md, docs/execns.2.
  */
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include "arch.h"
 #include "symbols.h"
+#include "proof.h"
 #include "slot.h"
 #include "uidtab.h"
 #include "ucounts.h"
@@ -32,6 +34,8 @@ static int __init execns_init(void)
 	ret = execns_symbols_init();
 	if (ret)
 		return ret;
+	/* Before any hook: its verdict decides which of them may ever arm. */
+	execns_proof_init();
 
 	ret = execns_uidtab_init();
 	if (ret)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /proc/execns.  Formats (documented in docs/design.md):
- *   tables: "table ID parent ID users N", then for each user_struct in it
+ *   tables: "table ID parent ID users N tasks N refs N", then for each user_struct in it
  *           "uid UID table ID refs N epoll_watches N pipe_bufs N
  *            unix_inflight N locked_vm N watches N"; after every table,
  *           for each module ucounts "ucounts uid UID ns INUM table ID
@@ -11,9 +11,13 @@
  *   self:   "ID"
  *   stats:  "tables N", "user_allocs N", "user_frees N", "users N",
  *           "ucounts_allocs N", "ucounts_frees N", "ucounts N",
- *           "hooks armed|disarmed", "hook_arms N"
+ *           "hooks armed|disarmed", "hook_arms N", and for each hook
+ *           ftrace failed to unregister (which pins the module)
+ *           "pinned: ftrace unregister failed (ERRNO) for FUNCTION"
  *   pids:   "PID ID" for each task in a module table, PIDs as seen from
  *           the reader's PID namespace (execns --which)
+ *   proof:  "ok|FAIL KIND: DETAIL" per check of the load-time proof, then
+ *           "verdict proven|refused" (proof.c)
  */
 #include <linux/kernel.h>
 #include <linux/proc_fs.h>
@@ -25,8 +29,25 @@
 #include "uidtab.h"
 #include "uidhooks.h"
 #include "ucounts.h"
+#include "proof.h"
+#include "unshare.h"
 
 static struct proc_dir_entry *execns_proc_dir;
+
+/*
+ * Threads whose real credentials' user_struct is in @tab, under RCU as
+ * execns_pids_show() walks them.  One walk per table: tables are few,
+ * and the view is for people, not for a hot path.
+ */
+static unsigned int execns_table_tasks(struct execns_uidtab *tab)
+{
+	struct task_struct *g, *t;
+	unsigned int n = 0;
+
+	for_each_process_thread(g, t)
+		n += execns_uidtab_of(__task_cred(t)->user) == tab;
+	return n;
+}
 
 static int execns_tables_show(struct seq_file *m, void *v)
 {
@@ -34,7 +55,7 @@ static int execns_tables_show(struct seq_file *m, void *v)
 
 	rcu_read_lock();
 	for (tab = execns_uidtab_first(); tab; tab = execns_uidtab_next(tab))
-		execns_uidtab_show(m, tab);
+		execns_uidtab_show(m, tab, execns_table_tasks(tab));
 	execns_ucounts_show(m);
 	rcu_read_unlock();
 	return 0;
@@ -45,6 +66,13 @@ static int execns_stats_show(struct seq_file *m, void *v)
 	execns_uidtab_stats(m);
 	execns_ucounts_stats(m);
 	execns_uidhooks_stats(m);
+	execns_unshare_stats(m);
+	return 0;
+}
+
+static int execns_proof_file_show(struct seq_file *m, void *v)
+{
+	execns_proof_show(m);
 	return 0;
 }
 
@@ -87,7 +115,8 @@ int execns_procfs_init(void)
 	if (!proc_create_single("tables", 0444, execns_proc_dir, execns_tables_show) ||
 	    !proc_create_single("self", 0444, execns_proc_dir, execns_self_show) ||
 	    !proc_create_single("stats", 0444, execns_proc_dir, execns_stats_show) ||
-	    !proc_create_single("pids", 0444, execns_proc_dir, execns_pids_show)) {
+	    !proc_create_single("pids", 0444, execns_proc_dir, execns_pids_show) ||
+	    !proc_create_single("proof", 0444, execns_proc_dir, execns_proof_file_show)) {
 		proc_remove(execns_proc_dir);
 		return -ENOMEM;
 	}

@@ -41,6 +41,9 @@ typedef void execns_free_fs_t(struct fs_struct *fs);
 typedef void execns_task_fn_t(struct task_struct *tsk);
 typedef void execns_put_ucounts_t(struct ucounts *uc);
 typedef unsigned long execns_find_direct_t(unsigned long ip);
+typedef int execns_kallsyms_each_t(execns_kallsyms_fn_t *fn, void *data);
+typedef int execns_kallsyms_size_t(unsigned long addr, unsigned long *size,
+				   unsigned long *offset);
 
 /* The architecture's syscall entries (execns-arch.h), native and compat. */
 DECLARE_STATIC_CALL(execns_sys_execve, execns_syscall_t);
@@ -59,6 +62,10 @@ DECLARE_STATIC_CALL(execns_exit_shm, execns_task_fn_t);
 DECLARE_STATIC_CALL(execns_put_ucounts, execns_put_ucounts_t);
 /* Only where hooks are parked (hook.c) and direct calls exist. */
 DECLARE_STATIC_CALL(execns_ftrace_find_rec_direct, execns_find_direct_t);
+
+/* The load-time proof's view of the symbol table (proof.c); optional. */
+DECLARE_STATIC_CALL(execns_kallsyms_on_each_symbol, execns_kallsyms_each_t);
+DECLARE_STATIC_CALL(execns_kallsyms_lookup_size_offset, execns_kallsyms_size_t);
 
 #define execns_call(fn) static_call(execns_##fn)
 
@@ -82,6 +89,9 @@ struct execns_syms {
 extern struct execns_syms execns_syms;
 
 int execns_symbols_init(void);
+
+/* Whether an optional function was found (its static call is not a NOP). */
+#define execns_have(fn) (static_call_query(execns_##fn) != NULL)
 
 /* A kernel function's address (logged and 0 when absent), after init. */
 unsigned long execns_symbol_addr(const char *name);

@@ -64,6 +64,7 @@ static unsigned long execns_uc_key(const struct execns_uidtab *tab,
 	return (unsigned long)tab ^ (unsigned long)ns ^ __kuid_val(uid);
 }
 
+/* The put_ucounts() hook's test: as execns_uidtab_of(), notrace throughout. */
 bool notrace execns_ucounts_ours(const struct ucounts *uc)
 {
 	struct execns_ucounts *eu;
@@ -71,14 +72,14 @@ bool notrace execns_ucounts_ours(const struct ucounts *uc)
 
 	if (!uc || !execns_uidtab_count())
 		return false;
-	rcu_read_lock();
+	rcu_read_lock_sched_notrace();
 	hash_for_each_possible_rcu(execns_uc_set, eu, set_node, (unsigned long)uc) {
 		if (&eu->uc == uc) {
 			ours = true;
 			break;
 		}
 	}
-	rcu_read_unlock();
+	rcu_read_unlock_sched_notrace();
 	return ours;
 }
 NOKPROBE_SYMBOL(execns_ucounts_ours);

@@ -20,16 +20,22 @@
  * last, so that no module object can reach the kernel's release while the
  * others run.
  * The hooks are armed by execns_uidhooks_get() before a table is made and
- * disarmed from a work item once no table is left and no get() is pending:
- * the last table's last user_struct is released through the free_uid()
- * redirect below, which queues that work.  execns_uidhooks_lock serialises
- * arming, disarming and execns_uidhooks_pending.  A table counted by
- * uidtab.c keeps the hooks armed: the work checks the count under the lock,
- * and a creator counts as pending from before arming until its table is
- * counted (or has failed).
+ * disarmed from a delayed work item once no table is left and no get() is
+ * pending: the last table's last user_struct (or ucounts) is released
+ * through a redirect below, which (re)queues that work disarm_delay_ms
+ * later.  So a make-and-drop loop finds the hooks still armed and never
+ * waits for a disarm, and the disarm (six unregisters, each waiting for a
+ * tasks-RCU grace period) runs on a worker, never on a caller's path.
+ * execns_uidhooks_lock serialises arming, disarming and
+ * execns_uidhooks_pending; get() waits for it killably, since a disarm may
+ * hold it for that long.  A table counted by uidtab.c keeps the hooks
+ * armed: the work checks the count under the lock, and a creator counts as
+ * pending from before arming until its table is counted (or has failed),
+ * so a pending disarm that runs meanwhile does nothing.
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
 #include <linux/cred.h>
 #include <linux/sched/user.h>
 #include <linux/seq_file.h>
@@ -132,9 +138,10 @@ static bool execns_uidhooks_armed;		/* all of them: tables may be made */
 static unsigned long execns_uidhooks_arms;	/* times armed since load */
 
 /*
- * Whether any hook is armed.  Disarming a parked hook can fail (hook.c)
- * and leave it armed: then the set is not "armed" for get(), which arms
- * them all again, but the stats say "armed" and the idle work retries.
+ * Whether any hook is armed.  Disarming can fail (hook.c: parking without
+ * memory, or ftrace refusing to unregister) and leave a hook armed: then
+ * the set is not "armed" for get(), which arms them all again, but the
+ * stats say "armed", and the next disarm (after the next table) retries.
  */
 static bool execns_uidhooks_any_armed(void)
 {
@@ -176,6 +183,11 @@ disarm:
 	return ret;
 }
 
+/* Hysteresis: how long the hooks stay armed after the last table. */
+static unsigned int execns_disarm_delay_ms = 1000;
+module_param_named(disarm_delay_ms, execns_disarm_delay_ms, uint, 0644);
+MODULE_PARM_DESC(disarm_delay_ms, "milliseconds the uid hooks stay armed after the last uid table ends (default 1000; 0: disarm at once, from a worker)");
+
 static void execns_uidhooks_disarm_work(struct work_struct *work)
 {
 	mutex_lock(&execns_uidhooks_lock);
@@ -184,19 +196,30 @@ static void execns_uidhooks_disarm_work(struct work_struct *work)
 	mutex_unlock(&execns_uidhooks_lock);
 }
 
-static DECLARE_WORK(execns_uidhooks_work, execns_uidhooks_disarm_work);
+static DECLARE_DELAYED_WORK(execns_uidhooks_work, execns_uidhooks_disarm_work);
 
-/* Any context: no table is left, so the hooks may go (if nothing else comes). */
+/*
+ * Any context (free_uid() runs in RCU callbacks): no table is left, so the
+ * hooks may go once disarm_delay_ms passed without a new one.  Each call
+ * moves the deadline, so the delay counts from the last table's end.
+ */
 static void execns_uidhooks_idle(void)
 {
-	schedule_work(&execns_uidhooks_work);
+	mod_delayed_work(system_wq, &execns_uidhooks_work,
+			 msecs_to_jiffies(READ_ONCE(execns_disarm_delay_ms)));
 }
 
+/*
+ * -EINTR on a fatal signal while a disarm holds the lock: the caller has
+ * made nothing yet and returns as it came.
+ */
 int execns_uidhooks_get(void)
 {
-	int ret = 0;
+	int ret;
 
-	mutex_lock(&execns_uidhooks_lock);
+	ret = mutex_lock_killable(&execns_uidhooks_lock);
+	if (ret)
+		return ret;
 	if (!execns_uidhooks_armed)
 		ret = execns_uidhooks_arm();
 	if (!ret)
@@ -205,6 +228,11 @@ int execns_uidhooks_get(void)
 	return ret;
 }
 
+/*
+ * Not killable: it must balance get().  No disarm can hold the lock long
+ * while this caller is pending (the work leaves armed hooks alone then),
+ * only another get() arming them.
+ */
 void execns_uidhooks_put(void)
 {
 	mutex_lock(&execns_uidhooks_lock);
@@ -216,9 +244,13 @@ void execns_uidhooks_put(void)
 
 void execns_uidhooks_stats(struct seq_file *m)
 {
+	int i;
+
 	seq_printf(m, "hooks %s\nhook_arms %lu\n",
 		   execns_uidhooks_any_armed() ? "armed" : "disarmed",
 		   READ_ONCE(execns_uidhooks_arms));
+	for (i = 0; i < ARRAY_SIZE(execns_uid_hooks); i++)
+		execns_hook_show_pin(m, &execns_uid_hooks[i]);
 }
 
 int execns_uidhooks_init(void)
@@ -245,7 +277,7 @@ uninit_hooks:
  */
 void execns_uidhooks_flush(void)
 {
-	cancel_work_sync(&execns_uidhooks_work);
+	cancel_delayed_work_sync(&execns_uidhooks_work);
 }
 
 /* Tables pin the module, so none exists here, and no get() is pending. */
@@ -253,7 +285,7 @@ void execns_uidhooks_uninit(void)
 {
 	int i;
 
-	cancel_work_sync(&execns_uidhooks_work);
+	cancel_delayed_work_sync(&execns_uidhooks_work);
 	mutex_lock(&execns_uidhooks_lock);
 	execns_uidhooks_disarm();
 	mutex_unlock(&execns_uidhooks_lock);

@@ -17,8 +17,9 @@ void execns_uidhooks_flush(void);
 
 /*
  * Arm the hooks (process context; may fail, e.g. EBUSY while ftrace is
- * disabled) and keep them armed until the matching put(), by which time
- * the caller's table exists and keeps them armed itself.
+ * disabled, or EINTR on a fatal signal while a disarm runs) and keep them
+ * armed until the matching put(), by which time the caller's table exists
+ * and keeps them armed itself.
  */
 int execns_uidhooks_get(void);
 void execns_uidhooks_put(void);

@@ -69,12 +69,21 @@ static struct execns_user *execns_user(const struct user_struct *up)
 	return container_of(up, struct execns_user, us);
 }
 
-unsigned int execns_uidtab_count(void)
+/* notrace: the put_ucounts() hook's callback calls it (execns_ucounts_ours()). */
+unsigned int notrace execns_uidtab_count(void)
 {
 	return atomic_read(&execns_nr_tables);
 }
+NOKPROBE_SYMBOL(execns_uidtab_count);
 
-/* Lockless; safe from any context: the hooks' callbacks call it. */
+/*
+ * Lockless; safe from any context: the hooks' callbacks call it.  The
+ * read-side section is RCU-sched's notrace one rather than rcu_read_lock(),
+ * which is a traceable call (__rcu_read_lock()) on preemptible RCU: a
+ * callback calls nothing ftrace can trace (docs/design.md).  Since 5.0
+ * call_rcu() waits for preemption-disabled sections too, and the walk is
+ * one short hash chain, so it is bounded on PREEMPT_RT as well.
+ */
 struct execns_uidtab *notrace execns_uidtab_of(const struct user_struct *up)
 {
 	struct execns_user *eu;
@@ -82,14 +91,14 @@ struct execns_uidtab *notrace execns_uidtab_of(const struct user_struct *up)
 
 	if (!up || !atomic_read(&execns_nr_tables))
 		return NULL;
-	rcu_read_lock();
+	rcu_read_lock_sched_notrace();
 	hash_for_each_possible_rcu(execns_user_set, eu, set_node, (unsigned long)up) {
 		if (&eu->us == up) {
 			tab = eu->tab;
 			break;
 		}
 	}
-	rcu_read_unlock();
+	rcu_read_unlock_sched_notrace();
 	return tab;
 }
 NOKPROBE_SYMBOL(execns_uidtab_of);
@@ -352,13 +361,21 @@ struct execns_uidtab *execns_uidtab_next(struct execns_uidtab *tab)
 	return list_next_or_null_rcu(&execns_tables, &tab->node, struct execns_uidtab, node);
 }
 
-void execns_uidtab_show(struct seq_file *m, struct execns_uidtab *tab)
+void execns_uidtab_show(struct seq_file *m, struct execns_uidtab *tab, unsigned int tasks)
 {
 	struct user_struct *up;
+	unsigned int refs = 0;
 	int bkt;
 
-	seq_printf(m, "table %llu parent %llu users %u\n",
-		   tab->id, tab->parent_id, READ_ONCE(tab->nr_users));
+	/*
+	 * What holds the table: its user_structs' references, of which
+	 * @tasks are running tasks' real credentials; docs/security.md lists
+	 * the other holders (open files, pipes, epoll, io_uring, ...).
+	 */
+	hash_for_each_rcu(tab->users, bkt, up, uidhash_node)
+		refs += refcount_read(&up->__count);
+	seq_printf(m, "table %llu parent %llu users %u tasks %u refs %u\n",
+		   tab->id, tab->parent_id, READ_ONCE(tab->nr_users), tasks, refs);
 	hash_for_each_rcu(tab->users, bkt, up, uidhash_node)
 		execns_user_show(m, tab, up);
 }

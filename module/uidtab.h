@@ -54,7 +54,8 @@ void execns_uidtab_unhold(struct execns_uidtab *tab);
 /* The tables, under rcu_read_lock(), and one table's lines of /proc/execns/tables. */
 struct execns_uidtab *execns_uidtab_first(void);
 struct execns_uidtab *execns_uidtab_next(struct execns_uidtab *tab);
-void execns_uidtab_show(struct seq_file *m, struct execns_uidtab *tab);
+/* @tasks: threads whose real credentials are in @tab (procfs.c counts them). */
+void execns_uidtab_show(struct seq_file *m, struct execns_uidtab *tab, unsigned int tasks);
 void execns_uidtab_stats(struct seq_file *m);
 
 #endif /* _EXECNS_UIDTAB_H */

@@ -14,8 +14,10 @@
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include "unshare.h"
 #include "hook.h"
+#include "proof.h"
 
 static bool execns_forbid_unshare;
 static bool execns_unshare_ready;
@@ -60,7 +62,12 @@ static int execns_forbid_unshare_set(const char *val, const struct kernel_param 
 	if (ret)
 		return ret;
 	mutex_lock(&execns_unshare_lock);
-	if (execns_unshare_ready && forbid != execns_forbid_unshare)
+	/* Before init (insmod's value) the proof has not run: init decides. */
+	if (execns_unshare_ready && forbid && !execns_proof_passed()) {
+		pr_warn("forbid_unshare refused: the load-time proof failed (/proc/execns/proof)\n");
+		ret = -EOPNOTSUPP;
+	}
+	if (!ret && execns_unshare_ready && forbid != execns_forbid_unshare)
 		ret = execns_unshare_apply(forbid);
 	if (!ret)
 		execns_forbid_unshare = forbid;
@@ -75,6 +82,11 @@ static const struct kernel_param_ops execns_forbid_unshare_ops = {
 module_param_cb(forbid_unshare, &execns_forbid_unshare_ops, &execns_forbid_unshare, 0644);
 MODULE_PARM_DESC(forbid_unshare, "1: unshare(2) of CLONE_NEWIPC or CLONE_NEWUSER fails with EINVAL, the seed's policy (default 0)");
 
+void execns_unshare_stats(struct seq_file *m)
+{
+	execns_hook_show_pin(m, &execns_unshare_hook);
+}
+
 int execns_unshare_init(void)
 {
 	int ret;
@@ -83,6 +95,11 @@ int execns_unshare_init(void)
 	if (ret)
 		return ret;
 	mutex_lock(&execns_unshare_lock);
+	/* insmod forbid_unshare=1 on a kernel that failed the proof: load without it. */
+	if (execns_forbid_unshare && !execns_proof_passed()) {
+		pr_warn("forbid_unshare=1 ignored: the load-time proof failed (/proc/execns/proof)\n");
+		execns_forbid_unshare = false;
+	}
 	ret = execns_forbid_unshare ? execns_unshare_apply(true) : 0;
 	if (!ret)
 		execns_unshare_ready = true;

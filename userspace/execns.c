@@ -37,6 +37,7 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PROC_PIDS "/proc/execns/pids"
+#define PROC_PROOF "/proc/execns/proof"
 
 /* Exit codes as in env(1); otherwise the status is the program's own. */
 enum {
@@ -553,6 +554,24 @@ static void fail_slot(int e)
 	     EXECNS_SYSFS_NR_FILE, strerror(e));
 }
 
+/*
+ * EOPNOTSUPP for a uid table: the module's load-time proof found a way
+ * around its uid hooks on this kernel.  Names the first failed check.
+ */
+static void __attribute__((noreturn)) fail_proof(void)
+{
+	char line[512] = "";
+	FILE *f = fopen(PROC_PROOF, "re");
+
+	while (f && fgets(line, sizeof(line), f) && strncmp(line, "FAIL ", 5))
+		line[0] = '\0';
+	if (f)
+		fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	errx(EXIT_EXECNS, "uid tables are refused on this kernel: the module's load-time proof failed (%s); namespaces still work without -t; see %s and execns(2)",
+	     line[0] ? line + 5 : "see " PROC_PROOF, PROC_PROOF);
+}
+
 /* Why execns(2) failed, in one line; exits.  self: it was execns's stage 2. */
 static void __attribute__((noreturn)) fail(int flags, const char *file, bool self)
 {
@@ -573,6 +592,10 @@ static void __attribute__((noreturn)) fail(int flags, const char *file, bool sel
 		     strerror(e));
 	case EINVAL:
 		fail_einval(flags, file);
+	case EOPNOTSUPP:
+		if (flags & EXECNS_NEWUIDTABLE)
+			fail_proof();
+		break;
 	case ENOSPC:
 	case EUSERS:
 		errx(EXIT_EXECNS, "%s: too many namespaces: see /proc/sys/user/max_*_namespaces",

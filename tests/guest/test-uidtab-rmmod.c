@@ -4,6 +4,7 @@
  * refused while a process sleeps in a table, and while the only process
  * left in one is a uid-1000 child whose parent (the program execns
  * started) has exited; it succeeds once the last has gone (after RCU).
+ * /proc/execns/tables says what holds the orphan's table (one task).
  * The module is then loaded again, with the runner's parameters, for the
  * test programs that follow, and works: new tables, same syscall slot.
  */
@@ -43,6 +44,8 @@ static const struct child_mode modes[] = {
 int main(int argc, char **argv)
 {
 	char nr0[32], nr1[32], forbid0[8], forbid1[8];
+	struct ut_table *tab;
+	struct ut_snap snap;
 	struct ut_out o;
 	int err, tables0;
 	long t1, t2;
@@ -50,7 +53,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ut_start(11);
+	ut_start(12);
 	read_line(EXECNS_SYSFS_SYSCALL_NR, nr0, sizeof(nr0));
 	read_line(FORBID, forbid0, sizeof(forbid0));
 	tables0 = ut_wait_tables(0, UT_RCU_SECS);
@@ -75,6 +78,11 @@ int main(int argc, char **argv)
 	err = execns_rmmod(0);
 	ksft_test_result(err == EWOULDBLOCK || err == EBUSY,
 			 "rmmod is refused while that child lives (errno %d)", err);
+	ut_snap_read(&snap);
+	tab = ut_find_table(&snap, t2);
+	ksft_test_result(tab && tab->tasks == 1 && tab->refs >= tab->tasks,
+			 "/proc/execns/tables says what holds table %ld: tasks %ld, refs %ld",
+			 t2, tab ? tab->tasks : -1, tab ? tab->refs : -1);
 
 	ut_kill(holder);
 	err = execns_rmmod(UT_RCU_SECS);

@@ -49,13 +49,16 @@ kernel_suites() { kernel_field "$1" 4; }
 kernel_flavour() { kernel_field "$1" 5; }
 
 # kernel_proof NAME: the verdict the module's load-time proof must give on
-# a kernel (proven or refused); the guest finds it in /etc/execns/proof.
+# a kernel, as the guest finds it in /etc/execns/proof: "proven", or
+# "refused SITE" (the column's refused:SITE), SITE being part of the
+# proof's first failed check.
 kernel_proof() {
 	local v
 	v=$(kernel_field "$1" 6)
 	case $v in
-	proven|refused) printf '%s\n' "$v" ;;
-	*) die "KERNEL=$1: proof column '$v' in tests/kernels.conf is neither proven nor refused" ;;
+	proven) echo proven ;;
+	refused:?*) printf 'refused %s\n' "${v#refused:}" ;;
+	*) die "KERNEL=$1: proof column '$v' in tests/kernels.conf is neither proven nor refused:SITE" ;;
 	esac
 }
 

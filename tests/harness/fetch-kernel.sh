@@ -578,6 +578,7 @@ main() {
 	[ "${2:-}" != refresh ] || refresh
 	# The debug kernel is built here, not fetched: same layout, its own script.
 	[ "$name" = debug ] && exec "$TOP/tests/harness/build-debug-kernel.sh"
+	[ "$name" = bypass ] && exec "$TOP/tests/harness/build-bypass-kernel.sh"
 	[ "${2:-}" != trace-tools ] || trace_tools
 	[ "${2:-}" != stap-runtime ] || stap_runtime
 	# tests/kernels.conf moved a pin: that version, not the cached one.

@@ -15,6 +15,9 @@
 # A caller missing from the symbol table (renamed, or inlined into its own
 # caller) fails the check: read the new kernel's source and update the list.
 #
+# The module proves the same at load on every architecture (module/proof.c,
+# /proc/execns/proof); this is the independent offline check, from objdump.
+#
 # Usage: hook-sites.sh KERNEL		(KTAP; stock kernels get their
 # System.map from system-map.sh and vmlinux from vmlinuz; the debug kernel
 # has both in its build tree)
@@ -39,6 +42,7 @@ sites() {
 	inc_ucount: alloc_ucounts put_ucounts
 	dec_ucount: put_ucounts
 	inc_rlimit_get_ucounts: put_ucounts
+	do_dec_rlimit_put_ucounts|dec_rlimit_put_ucounts: put_ucounts
 	__sys_setuid: alloc_uid free_uid commit_creds
 	__sys_setreuid: alloc_uid free_uid commit_creds
 	__sys_setresuid: alloc_uid free_uid commit_creds

@@ -31,6 +31,7 @@
 #include <linux/compat.h>
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
+#include <linux/string.h>
 
 #define EXECNS_ARCH_NAME		"arm64"
 #define EXECNS_ARCH_COMPAT_NAME		"AArch32"
@@ -47,6 +48,9 @@
 #define EXECNS_ARCH_SYS_EXECVE		"__arm64_sys_execve"
 #define EXECNS_ARCH_COMPAT_SYS_EXECVE	"__arm64_compat_sys_execve"
 #define EXECNS_ARCH_SYS_CLOSE_RANGE	"__arm64_sys_close_range"
+#define EXECNS_ARCH_SYS_UNSHARE		"__arm64_sys_unshare"
+/* AArch32's table calls the same wrapper for unshare(2). */
+#define EXECNS_ARCH_COMPAT_SYS_UNSHARE	NULL
 #define EXECNS_ARCH_SYS_CALL_TABLE	"sys_call_table"
 #define EXECNS_ARCH_COMPAT_SYS_CALL_TABLE "compat_sys_call_table"
 
@@ -97,6 +101,49 @@ static inline unsigned long execns_hook_arg0(struct ftrace_regs *fregs)
 static inline void execns_hook_redirect(struct ftrace_regs *fregs, void *target)
 {
 	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)target);
+}
+
+/*
+ * The load-time proof (proof.c) counts the direct branches in a caller's
+ * machine code that land on a function's entry: at the symbol, or 4 bytes
+ * on, past a BTI landing pad (CONFIG_ARM64_BTI_KERNEL puts "bti c" before
+ * the patchable NOPs that ftrace turns into its call).
+ */
+#define EXECNS_ARCH_ENTRY_BEFORE	0
+#define EXECNS_ARCH_ENTRY_AFTER		4
+
+/*
+ * Branches in @code (@len bytes of text copied from @base) to an address
+ * in [@lo, @hi].  Every A64 instruction is one aligned word, so this
+ * decodes them all: b and bl (imm26), b.cond, cbz and cbnz (imm19), tbz
+ * and tbnz (imm14), all relative to the instruction, in words.
+ */
+static inline unsigned int execns_arch_count_branches(const u8 *code, size_t len,
+						      unsigned long base,
+						      unsigned long lo, unsigned long hi)
+{
+	unsigned int n = 0;
+	unsigned long dest;
+	long words;
+	size_t i;
+	u32 insn;
+
+	for (i = 0; i + 4 <= len; i += 4) {
+		memcpy(&insn, code + i, sizeof(insn));
+		if ((insn & 0x7c000000) == 0x14000000)
+			words = sign_extend64(insn & 0x03ffffff, 25);
+		else if ((insn & 0xff000010) == 0x54000000 ||
+			 (insn & 0x7e000000) == 0x34000000)
+			words = sign_extend64((insn >> 5) & 0x7ffff, 18);
+		else if ((insn & 0x7e000000) == 0x36000000)
+			words = sign_extend64((insn >> 5) & 0x3fff, 13);
+		else
+			continue;
+		dest = base + i + words * 4;
+		if (dest >= lo && dest <= hi)
+			n++;
+	}
+	return n;
 }
 
 #endif /* _EXECNS_ARCH_H */

@@ -25,6 +25,7 @@
 #include <linux/compat.h>
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
+#include <linux/string.h>
 
 #define EXECNS_ARCH_NAME		"s390x"
 #define EXECNS_ARCH_COMPAT_NAME		"s390 (31-bit)"
@@ -43,6 +44,9 @@
 #define EXECNS_ARCH_SYS_EXECVE		"__s390x_sys_execve"
 #define EXECNS_ARCH_COMPAT_SYS_EXECVE	"__s390_compat_sys_execve"
 #define EXECNS_ARCH_SYS_CLOSE_RANGE	"__s390x_sys_close_range"
+#define EXECNS_ARCH_SYS_UNSHARE		"__s390x_sys_unshare"
+/* Absent without CONFIG_COMPAT; the proof then has nothing to check. */
+#define EXECNS_ARCH_COMPAT_SYS_UNSHARE	"__s390_sys_unshare"
 #define EXECNS_ARCH_SYS_CALL_TABLE	"sys_call_table"
 #define EXECNS_ARCH_COMPAT_SYS_CALL_TABLE "sys_call_table_emu"
 
@@ -94,6 +98,54 @@ static inline unsigned long execns_hook_arg0(struct ftrace_regs *fregs)
 static inline void execns_hook_redirect(struct ftrace_regs *fregs, void *target)
 {
 	instruction_pointer_set(ftrace_get_regs(fregs), (unsigned long)target);
+}
+
+/*
+ * The load-time proof (proof.c) counts the direct branches in a caller's
+ * machine code that land on a function's entry: exactly the symbol, where
+ * s390's ftrace site (the 6-byte brcl that -mnop-mcount leaves) is the
+ * first instruction.
+ */
+#define EXECNS_ARCH_ENTRY_BEFORE	0
+#define EXECNS_ARCH_ENTRY_AFTER		0
+
+/*
+ * Branches in @code (@len bytes of text copied from @base) to an address
+ * in [@lo, @hi].  An s390 instruction's length is in the two top bits of
+ * its first byte (2, 4 or 6 bytes), so the text is decoded from the
+ * function's start: brasl and brcl (c0x5, c0x4: calls, jumps and
+ * conditional tail calls, 32-bit offset) and bras and brc (a7x5, a7x4,
+ * 16-bit offset), offsets in halfwords from the instruction.
+ */
+static inline unsigned int execns_arch_count_branches(const u8 *code, size_t len,
+						      unsigned long base,
+						      unsigned long lo, unsigned long hi)
+{
+	unsigned int n = 0;
+	size_t i, ilen;
+	unsigned long dest;
+	s32 rel32;
+	s16 rel16;
+	u8 op2;
+
+	for (i = 0; i + 2 <= len; i += ilen) {
+		ilen = code[i] < 0x40 ? 2 : code[i] < 0xc0 ? 4 : 6;
+		if (i + ilen > len)
+			break;
+		op2 = code[i + 1] & 0x0f;
+		if (code[i] == 0xc0 && (op2 == 4 || op2 == 5)) {
+			memcpy(&rel32, code + i + 2, sizeof(rel32));
+			dest = base + i + 2L * rel32;
+		} else if (code[i] == 0xa7 && (op2 == 4 || op2 == 5)) {
+			memcpy(&rel16, code + i + 2, sizeof(rel16));
+			dest = base + i + 2L * rel16;
+		} else {
+			continue;
+		}
+		if (dest >= lo && dest <= hi)
+			n++;
+	}
+	return n;
 }
 
 #endif /* _EXECNS_ARCH_H */

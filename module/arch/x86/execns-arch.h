@@ -22,6 +22,7 @@
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
 #include <linux/stddef.h>
+#include <linux/string.h>
 #include <asm/syscall.h>
 
 #define EXECNS_ARCH_NAME		"x86_64"
@@ -39,6 +40,8 @@
 #define EXECNS_ARCH_SYS_EXECVE		"__x64_sys_execve"
 #define EXECNS_ARCH_COMPAT_SYS_EXECVE	"__ia32_compat_sys_execve"
 #define EXECNS_ARCH_SYS_CLOSE_RANGE	"__x64_sys_close_range"
+#define EXECNS_ARCH_SYS_UNSHARE		"__x64_sys_unshare"
+#define EXECNS_ARCH_COMPAT_SYS_UNSHARE	"__ia32_sys_unshare"
 /* Not read for dispatch since 2024, but still a mirror of the switch. */
 #define EXECNS_ARCH_SYS_CALL_TABLE	"sys_call_table"
 #define EXECNS_ARCH_COMPAT_SYS_CALL_TABLE "ia32_sys_call_table"
@@ -110,6 +113,58 @@ static inline unsigned long execns_hook_arg0(struct ftrace_regs *fregs)
 static inline void execns_hook_redirect(struct ftrace_regs *fregs, void *target)
 {
 	execns_ftrace_regs_set_ip(fregs, (unsigned long)target);
+}
+
+/*
+ * The load-time proof (proof.c) counts the direct branches in a caller's
+ * machine code that land on a function's entry.  A branch lands on it when
+ * it starts the function at or before its ftrace call: at the symbol, 4
+ * bytes on (past an ENDBR64, where __fentry__ is called on IBT kernels), or
+ * in the padding before the symbol that call-depth tracking's call thunks
+ * use (CONFIG_CALL_PADDING, 6.2 on), whose code falls through into the
+ * entry.  A call to the symbol + 4 of a function without ENDBR would be
+ * inside its 5-byte __fentry__ call, which no compiler emits.
+ */
+#ifdef CONFIG_FUNCTION_PADDING_BYTES
+#define EXECNS_ARCH_ENTRY_BEFORE	CONFIG_FUNCTION_PADDING_BYTES
+#else
+#define EXECNS_ARCH_ENTRY_BEFORE	0
+#endif
+#define EXECNS_ARCH_ENTRY_AFTER		4
+
+/*
+ * Branches in @code (@len bytes of text copied from @base) to an address
+ * in [@lo, @hi].  x86 code cannot be split into instructions without a
+ * decoder, so this scans every byte offset for the three encodings of a
+ * direct branch with a 32-bit displacement: call (e8), jmp (e9) and jcc
+ * (0f 80-8f), the forms GCC uses for calls and tail calls to functions
+ * outside the caller's own section.  A false match needs four bytes of
+ * other code to encode exactly the distance to the entry (one chance in
+ * 2^32 per offset); a missed branch (a rel8 jump to a function within 128
+ * bytes) only makes the proof fail, never pass.
+ */
+static inline unsigned int execns_arch_count_branches(const u8 *code, size_t len,
+						      unsigned long base,
+						      unsigned long lo, unsigned long hi)
+{
+	unsigned int n = 0;
+	unsigned long dest;
+	size_t i, op;
+	s32 rel;
+
+	for (i = 0; i + 5 <= len; i++) {
+		if (code[i] == 0xe8 || code[i] == 0xe9)
+			op = 1;
+		else if (code[i] == 0x0f && i + 6 <= len && (code[i + 1] & 0xf0) == 0x80)
+			op = 2;
+		else
+			continue;
+		memcpy(&rel, code + i + op, sizeof(rel));	/* the CPU's byte order */
+		dest = base + i + op + sizeof(rel) + rel;
+		if (dest >= lo && dest <= hi)
+			n++;
+	}
+	return n;
 }
 
 #endif /* _EXECNS_ARCH_H */

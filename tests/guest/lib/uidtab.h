@@ -70,6 +70,7 @@ static inline long ut_self(void)
 
 struct ut_table {
 	long id, parent, users;
+	long tasks, refs;	/* threads with its real credentials; user_struct references */
 	int uid_lines;		/* uid lines listed under it */
 };
 
@@ -131,8 +132,9 @@ static inline void ut_snap_read(struct ut_snap *s)
 		struct ut_ucounts c = { 0 };
 		int end = -1;
 
-		if (sscanf(line, "table %ld parent %ld users %ld%n",
-			   &t.id, &t.parent, &t.users, &end) == 3 && line[end] == '\n') {
+		if (sscanf(line, "table %ld parent %ld users %ld tasks %ld refs %ld%n",
+			   &t.id, &t.parent, &t.users, &t.tasks, &t.refs, &end) == 5 &&
+		    line[end] == '\n') {
 			if (s->ntables < UT_MAX_TABLES) {
 				cur = &s->t[s->ntables++];
 				*cur = t;
