@@ -62,6 +62,20 @@ kernel_proof() {
 	esac
 }
 
+# tools_row K: whether kernel K gets a tracing tools lane in check.sh: the rows of
+# Debian's main flavour of each architecture (amd64, arm64, s390x) and the
+# kernels built here, not the other flavours (cloud-amd64, rt-amd64,
+# arm64-16k: the same source and the same tools as their main flavour,
+# at 3-5 CPU-minutes a row; `make trace-check KERNEL=K` runs them), nor a
+# row whose uid tables the load-time proof refuses (every tracing check
+# counts a uid table's events).
+tools_row() {
+	local f
+	f=$(kernel_flavour "$1")
+	case $(kernel_proof "$1") in refused*) return 1 ;; esac
+	[ "$f" = - ] || [ "$f" = "$(arch_deb "$(kernel_arch "$1")")" ]
+}
+
 # arch_deb ARCH, arch_kbuild ARCH, arch_cross ARCH: Debian's name for an
 # architecture, the kernel's ARCH= for it, and its cross-tool prefix.
 arch_deb() {
