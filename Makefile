@@ -14,6 +14,9 @@ ARCH_GIVEN := $(filter command line environment,$(origin ARCH))
 ARCH ?= x86_64
 CHECK_ARCH := $(if $(ARCH_GIVEN),$(ARCH),default)
 KERNELS := $(call rows,$(ARCH))
+# The architectures of the kernels KERNEL= names (kernels.conf's arch
+# column), for deps.sh: a foreign guest's QEMU only when one is asked for.
+karchs = $(sort $(foreach k,$(1),$(shell awk -v k=$(k) '!/^\#/ && $$1 == k { print $$2 }' tests/kernels.conf)))
 H := tests/harness
 
 all: module userspace
@@ -66,13 +69,13 @@ clean:
 
 # A foreign guest's QEMU only when one of its kernels is asked for.
 deps:
-	@$(H)/deps.sh $(ARCH) $(if $(filter %-arm64,$(KERNEL)),arm64) $(if $(filter %-s390x,$(KERNEL)),s390x)
+	@$(H)/deps.sh $(ARCH) $(call karchs,$(KERNEL))
 
 guest-progs: userspace
 	$(MAKE) -C tests/guest
 
 check:
-	@$(H)/deps.sh $(if $(filter command line,$(origin KERNEL)),$(ARCH) $(foreach a,arm64 s390x,$(if $(filter %-$(a),$(KERNEL)),$(a))),$(CHECK_ARCH))
+	@$(H)/deps.sh $(if $(filter command line,$(origin KERNEL)),$(ARCH) $(call karchs,$(KERNEL)),$(CHECK_ARCH))
 	@$(H)/check.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(call rows,$(CHECK_ARCH)))
 
 # CMD reaches the guest as typed: make would expand its $ (CMD='echo $$?'

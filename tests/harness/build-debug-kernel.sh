@@ -20,7 +20,7 @@
 . "$(dirname "$0")/common.sh"
 
 name=debug
-suites=$(kernel_field "$name" 4)
+suites=$(kernel_suites "$name")
 out=$(kdir "$name")
 FRAGMENT=$TOP/tests/debug-kernel.config
 CC_NAME=x86_64-linux-gnu-gcc-14		# what Debian's 6.12 kernels are built with

@@ -66,8 +66,9 @@ for k in "$@"; do
 	"$TOP/tests/harness/fetch-kernel.sh" "$k" || setup_failed
 	# A foreign kernel's perf and bpftrace, staprun and stapio too (the
 	# build root's serve x86_64).
-	arch_native "$(kernel_arch "$k")" || "$TOP/tests/harness/fetch-kernel.sh" "$k" trace-tools || setup_failed
-	arch_native "$(kernel_arch "$k")" || "$TOP/tests/harness/fetch-kernel.sh" "$k" stap-runtime || setup_failed
+	# (tools_row: only for a row that gets a tracing tools lane.)
+	arch_native "$(kernel_arch "$k")" || ! tools_row "$k" || "$TOP/tests/harness/fetch-kernel.sh" "$k" trace-tools || setup_failed
+	arch_native "$(kernel_arch "$k")" || ! tools_row "$k" || "$TOP/tests/harness/fetch-kernel.sh" "$k" stap-runtime || setup_failed
 done
 # What the lanes would otherwise build at the same time: the host's guest
 # programs, shared by every x86_64 kernel.  (guest-cross.sh takes a lock
@@ -257,7 +258,7 @@ order=() matrix=()
 for k in "$@"; do
 	matrix+=("$k")
 	[ -z "$(split_tests "$k")" ] || { order+=("$k-split"); matrix+=("$k-split"); }
-	matrix+=("$k-tools")
+	! tools_row "$k" || matrix+=("$k-tools")
 done
 for k in "$@"; do
 	[ "$k" != debug ] || order+=(debug)
@@ -269,9 +270,11 @@ for k in "$@"; do
 	[ "$k" = debug ] || ! arch_native "$(kernel_arch "$k")" || order+=("$k")
 done
 for k in "$@"; do
+	tools_row "$k" || continue
 	arch_native "$(kernel_arch "$k")" || order+=("$k-tools")
 done
 for k in "$@"; do
+	tools_row "$k" || continue
 	! arch_native "$(kernel_arch "$k")" || order+=("$k-tools")
 done
 for name in "${order[@]}" common; do

@@ -31,13 +31,50 @@ kernel_field() {
 	printf '%s\n' "$v"
 }
 
-# kernel_desc NAME: the "what" column of a kernel's line.
+# kernel_desc NAME: the "what" column of a kernel's line (the seventh on).
 kernel_desc() {
-	awk -v n="$1" '!/^#/ && $1 == n { $1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); print }' "$KERNELS_CONF"
+	awk -v n="$1" '!/^#/ && $1 == n { for (i = 1; i <= 6; i++) $i = ""; sub(/^ +/, ""); print }' "$KERNELS_CONF"
 }
 
 # kernel_arch NAME: a kernel's architecture (x86_64, arm64, s390x).
 kernel_arch() { kernel_field "$1" 2; }
+
+# kernel_suites NAME: a kernel's suites column.
+kernel_suites() { kernel_field "$1" 4; }
+
+# kernel_flavour NAME: Debian's flavour of a kernel (amd64, cloud-amd64,
+# rt-amd64, arm64, arm64-16k, s390x, ...): the FLAVOUR of the
+# linux-image-FLAVOUR and linux-headers-FLAVOUR packages fetched for it;
+# "-" for the kernel built here (debug).
+kernel_flavour() { kernel_field "$1" 5; }
+
+# kernel_proof NAME: the verdict the module's load-time proof must give on
+# a kernel, as the guest finds it in /etc/execns/proof: "proven", or
+# "refused SITE" (the column's refused:SITE), SITE being part of the
+# proof's first failed check.
+kernel_proof() {
+	local v
+	v=$(kernel_field "$1" 6)
+	case $v in
+	proven) echo proven ;;
+	refused:?*) printf 'refused %s\n' "${v#refused:}" ;;
+	*) die "KERNEL=$1: proof column '$v' in tests/kernels.conf is neither proven nor refused:SITE" ;;
+	esac
+}
+
+# tools_row K: whether kernel K gets a tracing tools lane in check.sh: the rows of
+# Debian's main flavour of each architecture (amd64, arm64, s390x) and the
+# kernels built here, not the other flavours (cloud-amd64, rt-amd64,
+# arm64-16k: the same source and the same tools as their main flavour,
+# at 3-5 CPU-minutes a row; `make trace-check KERNEL=K` runs them), nor a
+# row whose uid tables the load-time proof refuses (every tracing check
+# counts a uid table's events).
+tools_row() {
+	local f
+	f=$(kernel_flavour "$1")
+	case $(kernel_proof "$1") in refused*) return 1 ;; esac
+	[ "$f" = - ] || [ "$f" = "$(arch_deb "$(kernel_arch "$1")")" ]
+}
 
 # arch_deb ARCH, arch_kbuild ARCH, arch_cross ARCH: Debian's name for an
 # architecture, the kernel's ARCH= for it, and its cross-tool prefix.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Fetch (once) one kernel of the matrix: resolve the newest linux-image-ARCH
-# and linux-headers-ARCH of its suites through the build root's own apt
+# Fetch (once) one kernel of the matrix: resolve the newest
+# linux-image-FLAVOUR and linux-headers-FLAVOUR of its suites (FLAVOUR:
+# its flavour column, e.g. amd64, cloud-amd64, rt-amd64, arm64-16k) through the build root's own apt
 # configuration, unpack the vmlinuz into $EXECNS_CACHE/kernels/NAME, the
 # modules the guest tests load into $EXECNS_CACHE/kernels/NAME/modules
 # (decompressed: busybox insmod reads only plain .ko files), and install the
@@ -32,7 +33,7 @@
 . "$(dirname "$0")/common.sh"
 
 name=${1:?usage: fetch-kernel.sh NAME [trace-tools]}
-suites=$(kernel_field "$name" 4)
+suites=$(kernel_suites "$name")
 # A suite written SUITE@VERSION pins the kernel to that version of SUITE's
 # (tests/kernels.conf says when and why): pin_suite and pin_ver, and
 # $suites keeps the row's other suites, where the guest's own programs
@@ -50,6 +51,7 @@ case ,$suites, in
 esac
 arch=$(kernel_arch "$name")
 deb=$(arch_deb "$arch")
+flavour=$(kernel_flavour "$name")
 out=$(kdir "$name")
 
 # apt-get/apt-cache options for $deb: none for the root's own architecture,
@@ -343,7 +345,9 @@ headers_cc() {
 
 # foreign_headers PKG ABI VERSION: PKG (linux-headers-ABI for $deb) as its
 # suites list it, into the build root (headers_into_root), with its -common
-# and linux-kbuild packages of the same VERSION.
+# and linux-kbuild packages of the same VERSION.  ABI ends in the flavour
+# (6.12.117+deb13-arm64-16k); every flavour of a release shares one
+# linux-headers-VERSION-common.
 foreign_headers() {
 	local pkg=$1 abi=$2 ver=$3 dl=/tmp/dl-$name-headers
 
@@ -351,7 +355,7 @@ foreign_headers() {
 	logged "headers-$name.log" in_root sh -c "cd $dl && apt-get $APT_OPTS download $pkg=$ver" ||
 		die "downloading $pkg failed (log: $LOGS/headers-$name.log)"
 	headers_into_root "$ROOT$dl"/*.deb "$abi" \
-		"linux-headers-${abi%-"$deb"}-common=$ver" "$(kbuild_of "$pkg=$ver")"
+		"linux-headers-${abi%-"$flavour"}-common=$ver" "$(kbuild_of "$pkg=$ver")"
 	rm -rf "$ROOT$dl"
 }
 
@@ -386,7 +390,7 @@ headers_into_root() {
 # headers (the kernel's own include/) that the installed package makes:
 # stap-run.sh reads linux/cred.h through it.
 source_link() {
-	ln -sfn "../../../src/linux-headers-${1%-"$deb"}-common" "$ROOT/usr/lib/modules/$1/source"
+	ln -sfn "../../../src/linux-headers-${1%-"$flavour"}-common" "$ROOT/usr/lib/modules/$1/source"
 }
 
 # kbuild_of PKG=VER: the linux-kbuild package PKG depends on.
@@ -395,12 +399,12 @@ kbuild_of() { dep "$1" linux-kbuild-; }
 fetch() {
 	local iver hver image headers abi
 
-	iver=$(newest "linux-image-$deb")
-	hver=$(newest "linux-headers-$deb")
+	iver=$(newest "linux-image-$flavour")
+	hver=$(newest "linux-headers-$flavour")
 	[ -n "$iver" ] && [ -n "$hver" ] ||
-		die "no linux-image-$deb/linux-headers-$deb in suites '$suites' for KERNEL=$name (is the registry reachable? try 'make fetch-refresh')"
-	image=$(dep "linux-image-$deb=$iver" linux-image-)
-	headers=$(dep "linux-headers-$deb=$hver" linux-headers-)
+		die "no linux-image-$flavour/linux-headers-$flavour in suites '$suites' for KERNEL=$name (is the registry reachable? try 'make fetch-refresh')"
+	image=$(dep "linux-image-$flavour=$iver" linux-image-)
+	headers=$(dep "linux-headers-$flavour=$hver" linux-headers-)
 	abi=${image#linux-image-}
 	[ "$headers" = "linux-headers-$abi" ] ||
 		die "KERNEL=$name: image $image and headers $headers disagree on the ABI (archive mid-update? retry later)"
@@ -460,14 +464,14 @@ fetch_pinned() {
 		die "KERNEL=$name: tests/kernels.conf pins an $arch kernel; only a foreign one (arm64, s390x) can be pinned, its headers being unpacked, not installed by name"
 	rm -rf "$dl" "$out.tmp" && mkdir -p "$dl" "$out.tmp/x"
 	: >"$LOGS/pool-$name.log"
-	f=$(pool_get "$dl" "linux-image-$deb" "$deb")
+	f=$(pool_get "$dl" "linux-image-$flavour" "$deb")
 	image=$(file_dep "$f" linux-image-)
 	[ -n "$image" ] || die "${f##*/} names no linux-image-ABI"
 	abi=${image#linux-image-}
 	note "fetching $name: $image ($pin_ver, $pin_suite's, pinned by tests/kernels.conf) and its headers, from the pool"
 
 	headers=$(pool_get "$dl" "linux-headers-$abi" "$deb")
-	common=$(pool_get "$dl" "linux-headers-${abi%-"$deb"}-common" all)
+	common=$(pool_get "$dl" "linux-headers-${abi%-"$flavour"}-common" all)
 	kbuild=$(file_dep "$headers" linux-kbuild-)
 	[ -n "$kbuild" ] || die "${headers##*/} names no linux-kbuild package"
 	kbuild=$(pool_get "$dl" "$kbuild" amd64)
@@ -532,7 +536,7 @@ refresh() {
 	fi
 	exec 9>&-
 	have=$(cat "$out/version" 2>/dev/null || true)
-	pkg=linux-image-$deb
+	pkg=linux-image-$flavour
 	[ "$name" != debug ] || pkg=linux-source-6.12
 	if [ -n "$pin_ver" ]; then
 		want=$pin_ver

@@ -126,6 +126,7 @@ make_initramfs() {
 	install -m 755 "$TOP/tests/guest/init" "$r/init"
 	install -m 644 "$TOP/tests/guest/lib.sh" "$r/usr/local/lib/execns/lib.sh"
 	install -m 755 "$TOP/tests/guest/run-tests" "$r/usr/local/bin/execns-run-tests"
+	install -m 644 "$TOP/tests/guest/needs-uid-tables" "$r/usr/local/lib/execns/needs-uid-tables"
 	cp "$progs"/* "$r/usr/local/bin/"
 	# The build root's util-linux is x86_64; another architecture's comes
 	# with its kernel (fetch-kernel.sh), laid out as a root.
@@ -143,6 +144,9 @@ make_initramfs() {
 	printf '%s\n' "${EXECNS_TESTS:-}" >"$r/etc/execns/tests"
 	printf '%s\n' "$cmd" >"$r/etc/execns/cmd"
 	printf '%s\n' "$kernel" >"$r/etc/execns/kernel"
+	# The load-time proof's expected verdict (tests/kernels.conf):
+	# run-tests holds the module's /proc/execns/proof to it.
+	kernel_proof "$kernel" >"$r/etc/execns/proof"
 	printf '%s\n' "$results_port" >"$r/etc/execns/results"
 	for f in $add; do
 		cp -r "$f" "$r/root/"
