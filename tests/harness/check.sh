@@ -53,16 +53,21 @@ setup_failed() {
 	[ -z "$debug_pid" ] || wait "$debug_pid" || true
 	exit 2
 }
+# The kernels built here, one after the other in one background job (the
+# bypass kernel starts from the debug kernel's tree).
+built=()
 for k in "$@"; do
-	[ "$k" = debug ] || continue
+	! kernel_built "$k" || built+=("$k")
+done
+if [ "${#built[@]}" -gt 0 ]; then
 	set -m
-	"$TOP/tests/harness/fetch-kernel.sh" debug &
+	(for k in "${built[@]}"; do "$TOP/tests/harness/fetch-kernel.sh" "$k" || exit 1; done) &
 	debug_pid=$!
 	set +m
 	trap stop_debug INT TERM
-done
+fi
 for k in "$@"; do
-	[ "$k" != debug ] || continue
+	! kernel_built "$k" || continue
 	"$TOP/tests/harness/fetch-kernel.sh" "$k" || setup_failed
 	# A foreign kernel's perf and bpftrace, staprun and stapio too (the
 	# build root's serve x86_64).
@@ -261,13 +266,14 @@ for k in "$@"; do
 	! tools_row "$k" || matrix+=("$k-tools")
 done
 for k in "$@"; do
-	[ "$k" != debug ] || order+=(debug)
+	! kernel_built "$k" || order+=("$k")
 done
 for k in "$@"; do
 	arch_native "$(kernel_arch "$k")" || order+=("$k")
 done
 for k in "$@"; do
-	[ "$k" = debug ] || ! arch_native "$(kernel_arch "$k")" || order+=("$k")
+	! kernel_built "$k" || continue
+	! arch_native "$(kernel_arch "$k")" || order+=("$k")
 done
 for k in "$@"; do
 	tools_row "$k" || continue

@@ -45,7 +45,7 @@ kernel_suites() { kernel_field "$1" 4; }
 # kernel_flavour NAME: Debian's flavour of a kernel (amd64, cloud-amd64,
 # rt-amd64, arm64, arm64-16k, s390x, ...): the FLAVOUR of the
 # linux-image-FLAVOUR and linux-headers-FLAVOUR packages fetched for it;
-# "-" for the kernel built here (debug).
+# "-" for the kernels built here (debug, bypass).
 kernel_flavour() { kernel_field "$1" 5; }
 
 # kernel_proof NAME: the verdict the module's load-time proof must give on
@@ -69,6 +69,10 @@ kernel_proof() {
 # at 3-5 CPU-minutes a row; `make trace-check KERNEL=K` runs them), nor a
 # row whose uid tables the load-time proof refuses (every tracing check
 # counts a uid table's events).
+# kernel_built NAME: whether a kernel is built here (flavour "-": debug,
+# bypass), not fetched: its own build script, KASAN's memory and time.
+kernel_built() { [ "$(kernel_flavour "$1")" = - ]; }
+
 tools_row() {
 	local f
 	f=$(kernel_flavour "$1")

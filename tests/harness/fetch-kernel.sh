@@ -537,7 +537,7 @@ refresh() {
 	exec 9>&-
 	have=$(cat "$out/version" 2>/dev/null || true)
 	pkg=linux-image-$flavour
-	[ "$name" != debug ] || pkg=linux-source-6.12
+	! kernel_built "$name" || pkg=linux-source-6.12
 	if [ -n "$pin_ver" ]; then
 		want=$pin_ver
 		note "$name: pinned by tests/kernels.conf to $pin_suite's $pin_ver; $pin_suite lists $(suites=$pin_suite newest "$pkg")"
@@ -550,7 +550,7 @@ refresh() {
 		exit 0
 	fi
 	note "$name: $pkg ${have:-(nothing cached)} -> $want"
-	if [ "$name" = debug ]; then
+	if kernel_built "$name"; then
 		rm -f "$out/version"
 	else
 		rm -rf "$out"

@@ -126,12 +126,12 @@ echo "KTAP version 1"
 echo "1..$plan"
 for k in "$@"; do
 	log=$LOGS/lint-$k.log
-	if [ "$k" = debug ]; then
+	if kernel_built "$k"; then
 		# The same 6.12 source as trixie's headers, whose W=1 and sparse
 		# passes stand for it; KASAN's instrumentation would only add
 		# frame-size noise.
-		echo "ok $((n + 1)) - debug: W=1 build # SKIP same 6.12 source as the trixie headers; W=1 and sparse run there"
-		echo "ok $((n + 2)) - debug: sparse (C=1, every file) # SKIP same 6.12 source as the trixie headers; W=1 and sparse run there"
+		echo "ok $((n + 1)) - $k: W=1 build # SKIP same 6.12 source as the trixie headers; W=1 and sparse run there"
+		echo "ok $((n + 2)) - $k: sparse (C=1, every file) # SKIP same 6.12 source as the trixie headers; W=1 and sparse run there"
 		n=$((n + 2))
 		"$TOP/tests/harness/build-module.sh" "$k" >"$log" 2>&1 || true
 	else
@@ -188,9 +188,9 @@ for k in "$@"; do
 	*)
 		result $rc "$k: the kernel calls every hooked function through its entry (hook-sites.sh)" "$log" ;;
 	esac
-	if [ "$k" = debug ]; then
+	if kernel_built "$k"; then
 		n=$((n + 1))
-		echo "ok $n - debug: make dkms-install # SKIP not a packaged kernel: its build tree belongs to build-debug-kernel.sh, which may be rebuilding it; dkms runs on the trixie headers of the same source"
+		echo "ok $n - $k: make dkms-install # SKIP not a packaged kernel: its build tree belongs to its build script, which may be rebuilding it; dkms runs on the trixie headers of the same source"
 		continue
 	fi
 	log=$LOGS/lint-dkms-$TREE-$k.log

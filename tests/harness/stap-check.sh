@@ -13,10 +13,10 @@
 . "$(dirname "$0")/common.sh"
 
 kernel=$1
-if [ "$kernel" = debug ]; then
+if kernel_built "$kernel"; then
 	echo "KTAP version 1"
 	echo "1..1"
-	echo "ok 1 - systemtap tapset and scripts # SKIP not run on the debug kernel: it is built without debuginfo (DEBUG_INFO_NONE), and the trixie kernel's checks cover the same 6.12 source"
+	echo "ok 1 - systemtap tapset and scripts # SKIP not run on $kernel: it is built without debuginfo (DEBUG_INFO_NONE), and the trixie kernel's checks cover the same 6.12 source"
 	exit 0
 fi
 scripts="$TOP/tests/guest/trace/events.stp $TOP/stap/uid-leaks.stp"

@@ -201,9 +201,9 @@ results_filter() {
 boot() {
 	local a cpu
 	# KASAN's shadow and kmemleak's pool: the debug kernel needs 2 GiB.
-	[ "$kernel" != debug ] || : "${EXECNS_MEM:=2G}"
+	! kernel_built "$kernel" || : "${EXECNS_MEM:=2G}"
 	# ... and a whole suite on it takes 6-7 minutes on a loaded 2-core host.
-	[ "$kernel" != debug ] || : "${EXECNS_TIMEOUT:=1800}"
+	! kernel_built "$kernel" || : "${EXECNS_TIMEOUT:=1800}"
 	# KVM is probed for x86_64 only, with an x86_64 kernel: a foreign
 	# kernel would fail the probe and cache tcg for every later x86 run.
 	a=tcg
