@@ -139,7 +139,7 @@ static const struct execns_proof_edge execns_proof_edges[] = {
 };
 
 /* The report: written by init only, then read by /proc/execns/proof. */
-static char execns_proof_report[4096];
+static char execns_proof_report[8192];	/* about 3 KiB on the kernels tested */
 static size_t execns_proof_len;
 static unsigned int execns_proof_checks, execns_proof_failures;
 static bool execns_proof_ok;
