@@ -47,4 +47,25 @@ static inline void execns_syscall_shift_args(struct pt_regs *regs, unsigned int 
 		*execns_arch_argp(regs, n, compat) = *execns_arch_argp(regs, n + 1, compat);
 }
 
+/*
+ * Direct branches to an address in [@lo, @hi] in @code, @len bytes of
+ * text copied from @base, decoded by the architecture's
+ * execns_arch_branch() (the load-time proof, proof.c).
+ */
+static inline unsigned int execns_count_branches(const u8 *code, size_t len, unsigned long base,
+						 unsigned long lo, unsigned long hi)
+{
+	unsigned long dest;
+	unsigned int n = 0;
+	size_t i, step;
+
+	for (i = 0; i < len; i += step) {
+		step = execns_arch_branch(code + i, len - i, base + i, &dest);
+		if (!step)
+			break;
+		n += dest >= lo && dest <= hi;
+	}
+	return n;
+}
+
 #endif /* _EXECNS_ARCH_COMMON_H */

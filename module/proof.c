@@ -217,7 +217,7 @@ static int execns_proof_count(unsigned long from, unsigned long cold, unsigned l
 			kfree(code);
 			return -EFAULT;
 		}
-		n += execns_arch_count_branches(code, size, base,
+		n += execns_count_branches(code, size, base,
 						to - EXECNS_ARCH_ENTRY_BEFORE,
 						to + EXECNS_ARCH_ENTRY_AFTER);
 		kfree(code);

@@ -113,37 +113,32 @@ static inline void execns_hook_redirect(struct ftrace_regs *fregs, void *target)
 #define EXECNS_ARCH_ENTRY_AFTER		4
 
 /*
- * Branches in @code (@len bytes of text copied from @base) to an address
- * in [@lo, @hi].  Every A64 instruction is one aligned word, so this
+ * The instruction at @code (@len bytes of text left, copied from address
+ * @ip): the target of a direct branch in *@dest (0 if it is none), and how
+ * far to step (0: the text ends inside it).  Every A64 instruction is one aligned word, so this
  * decodes them all: b and bl (imm26), b.cond, cbz and cbnz (imm19), tbz
  * and tbnz (imm14), all relative to the instruction, in words.
  */
-static inline unsigned int execns_arch_count_branches(const u8 *code, size_t len,
-						      unsigned long base,
-						      unsigned long lo, unsigned long hi)
+static inline size_t execns_arch_branch(const u8 *code, size_t len, unsigned long ip,
+					unsigned long *dest)
 {
-	unsigned int n = 0;
-	unsigned long dest;
 	long words;
-	size_t i;
 	u32 insn;
 
-	for (i = 0; i + 4 <= len; i += 4) {
-		memcpy(&insn, code + i, sizeof(insn));
-		if ((insn & 0x7c000000) == 0x14000000)
-			words = sign_extend64(insn & 0x03ffffff, 25);
-		else if ((insn & 0xff000010) == 0x54000000 ||
-			 (insn & 0x7e000000) == 0x34000000)
-			words = sign_extend64((insn >> 5) & 0x7ffff, 18);
-		else if ((insn & 0x7e000000) == 0x36000000)
-			words = sign_extend64((insn >> 5) & 0x3fff, 13);
-		else
-			continue;
-		dest = base + i + words * 4;
-		if (dest >= lo && dest <= hi)
-			n++;
-	}
-	return n;
+	*dest = 0;
+	if (len < 4)
+		return 0;
+	memcpy(&insn, code, sizeof(insn));
+	if ((insn & 0x7c000000) == 0x14000000)
+		words = sign_extend64(insn & 0x03ffffff, 25);
+	else if ((insn & 0xff000010) == 0x54000000 || (insn & 0x7e000000) == 0x34000000)
+		words = sign_extend64((insn >> 5) & 0x7ffff, 18);
+	else if ((insn & 0x7e000000) == 0x36000000)
+		words = sign_extend64((insn >> 5) & 0x3fff, 13);
+	else
+		return 4;
+	*dest = ip + words * 4;
+	return 4;
 }
 
 #endif /* _EXECNS_ARCH_H */

@@ -110,42 +110,33 @@ static inline void execns_hook_redirect(struct ftrace_regs *fregs, void *target)
 #define EXECNS_ARCH_ENTRY_AFTER		0
 
 /*
- * Branches in @code (@len bytes of text copied from @base) to an address
- * in [@lo, @hi].  An s390 instruction's length is in the two top bits of
+ * The instruction at @code (@len bytes of text left, copied from address
+ * @ip): the target of a direct branch in *@dest (0 if it is none), and how
+ * far to step (0: the text ends inside it).  An s390 instruction's length is in the two top bits of
  * its first byte (2, 4 or 6 bytes), so the text is decoded from the
  * function's start: brasl and brcl (c0x5, c0x4: calls, jumps and
  * conditional tail calls, 32-bit offset) and bras and brc (a7x5, a7x4,
  * 16-bit offset), offsets in halfwords from the instruction.
  */
-static inline unsigned int execns_arch_count_branches(const u8 *code, size_t len,
-						      unsigned long base,
-						      unsigned long lo, unsigned long hi)
+static inline size_t execns_arch_branch(const u8 *code, size_t len, unsigned long ip,
+					unsigned long *dest)
 {
-	unsigned int n = 0;
-	size_t i, ilen;
-	unsigned long dest;
+	size_t ilen = code[0] < 0x40 ? 2 : code[0] < 0xc0 ? 4 : 6;
+	u8 op2 = len > 1 ? code[1] & 0x0f : 0;
 	s32 rel32;
 	s16 rel16;
-	u8 op2;
 
-	for (i = 0; i + 2 <= len; i += ilen) {
-		ilen = code[i] < 0x40 ? 2 : code[i] < 0xc0 ? 4 : 6;
-		if (i + ilen > len)
-			break;
-		op2 = code[i + 1] & 0x0f;
-		if (code[i] == 0xc0 && (op2 == 4 || op2 == 5)) {
-			memcpy(&rel32, code + i + 2, sizeof(rel32));
-			dest = base + i + 2L * rel32;
-		} else if (code[i] == 0xa7 && (op2 == 4 || op2 == 5)) {
-			memcpy(&rel16, code + i + 2, sizeof(rel16));
-			dest = base + i + 2L * rel16;
-		} else {
-			continue;
-		}
-		if (dest >= lo && dest <= hi)
-			n++;
+	*dest = 0;
+	if (ilen > len)
+		return 0;
+	if (code[0] == 0xc0 && (op2 == 4 || op2 == 5)) {
+		memcpy(&rel32, code + 2, sizeof(rel32));
+		*dest = ip + 2L * rel32;
+	} else if (code[0] == 0xa7 && (op2 == 4 || op2 == 5)) {
+		memcpy(&rel16, code + 2, sizeof(rel16));
+		*dest = ip + 2L * rel16;
 	}
-	return n;
+	return ilen;
 }
 
 #endif /* _EXECNS_ARCH_H */

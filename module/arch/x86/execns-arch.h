@@ -133,9 +133,10 @@ static inline void execns_hook_redirect(struct ftrace_regs *fregs, void *target)
 #define EXECNS_ARCH_ENTRY_AFTER		4
 
 /*
- * Branches in @code (@len bytes of text copied from @base) to an address
- * in [@lo, @hi].  x86 code cannot be split into instructions without a
- * decoder, so this scans every byte offset for the three encodings of a
+ * The bytes at @code (@len left, copied from address @ip): the target of
+ * a direct branch in *@dest (0 if they encode none), and how far to step.
+ * x86 code cannot be split into instructions without a decoder, so the
+ * proof steps one byte at a time and this matches the three encodings of a
  * direct branch with a 32-bit displacement: call (e8), jmp (e9) and jcc
  * (0f 80-8f), the forms GCC uses for calls and tail calls to functions
  * outside the caller's own section.  A false match needs four bytes of
@@ -143,28 +144,22 @@ static inline void execns_hook_redirect(struct ftrace_regs *fregs, void *target)
  * 2^32 per offset); a missed branch (a rel8 jump to a function within 128
  * bytes) only makes the proof fail, never pass.
  */
-static inline unsigned int execns_arch_count_branches(const u8 *code, size_t len,
-						      unsigned long base,
-						      unsigned long lo, unsigned long hi)
+static inline size_t execns_arch_branch(const u8 *code, size_t len, unsigned long ip,
+					unsigned long *dest)
 {
-	unsigned int n = 0;
-	unsigned long dest;
-	size_t i, op;
+	size_t op;
 	s32 rel;
 
-	for (i = 0; i + 5 <= len; i++) {
-		if (code[i] == 0xe8 || code[i] == 0xe9)
-			op = 1;
-		else if (code[i] == 0x0f && i + 6 <= len && (code[i + 1] & 0xf0) == 0x80)
-			op = 2;
-		else
-			continue;
-		memcpy(&rel, code + i + op, sizeof(rel));	/* the CPU's byte order */
-		dest = base + i + op + sizeof(rel) + rel;
-		if (dest >= lo && dest <= hi)
-			n++;
-	}
-	return n;
+	*dest = 0;
+	if (len >= 5 && (code[0] == 0xe8 || code[0] == 0xe9))
+		op = 1;
+	else if (len >= 6 && code[0] == 0x0f && (code[1] & 0xf0) == 0x80)
+		op = 2;
+	else
+		return 1;
+	memcpy(&rel, code + op, sizeof(rel));	/* the CPU's byte order */
+	*dest = ip + op + sizeof(rel) + rel;
+	return 1;	/* every offset: there is no decoder to step by instructions */
 }
 
 #endif /* _EXECNS_ARCH_H */
