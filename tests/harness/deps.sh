@@ -25,8 +25,11 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "execns: installing host packages:$missing" >&2
 log=$(mktemp /tmp/execns-deps.XXXXXX)
-if ! { apt-get update -q && DEBIAN_FRONTEND=noninteractive \
-	apt-get install -y -q --no-install-recommends $missing; } >"$log" 2>&1; then
+# Another apt (unattended-upgrades, a second make) holds dpkg's lock for
+# a while: wait for it rather than fail.
+lock=-oDPkg::Lock::Timeout=600
+if ! { apt-get "$lock" update -q && DEBIAN_FRONTEND=noninteractive \
+	apt-get "$lock" install -y -q --no-install-recommends $missing; } >"$log" 2>&1; then
 	tail -n 5 "$log" >&2
 	echo "execns: error: apt-get install$missing failed: is the Debian package registry reachable? (log: $log)" >&2
 	exit 2
