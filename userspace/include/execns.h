@@ -12,6 +12,9 @@
 extern "C" {
 #endif
 
+/* The loaded module's directory in sysfs: absent when it is not loaded. */
+#define EXECNS_SYSFS_MODULE		"/sys/module/execns"
+
 /* Where the loaded module publishes the syscall slot it took. */
 #define EXECNS_SYSFS_DIR		"/sys/module/execns/parameters"
 #define EXECNS_SYSFS_SYSCALL_NR		EXECNS_SYSFS_DIR "/syscall_nr"
