@@ -93,6 +93,15 @@ int execns(int flags, const char *filename, char *const argv[],
 int execnsp(int flags, const char *file, char *const argv[]);
 
 /*
+ * execnsp() with the new program's environment in envp, as execvpe(3) is
+ * execvp(3) with one.  The PATH searched is the caller's (environ's), not
+ * envp's, as in execvpe(3).  Returns only on error, -1 with errno set.
+ * Async-signal-safe.
+ */
+int execnspe(int flags, const char *file, char *const argv[],
+	     char *const envp[]);
+
+/*
  * Find file as execvp(3) would run it and write its path to buf (size
  * bytes): a name with a slash is taken as is; otherwise each entry of PATH
  * (/bin:/usr/bin if unset; an empty entry is the current directory) is
