@@ -497,25 +497,48 @@ static bool needs_stage2(const struct opts *o)
 	       ((o->flags & CLONE_NEWNS) && propagations[o->propagation].flags);
 }
 
-/* EINVAL from execns(2): name the cause this process can see. */
+/*
+ * execns(2) of flag alone on an empty name: EINVAL if the flag is refused
+ * (the module does not know it, the kernel lacks the namespace type, or,
+ * for CLONE_NEWNS, a shared fs_struct), else another errno (ENOENT for the
+ * name, once the namespaces were made and dropped; EPERM...).
+ */
+static int refused(int flag)
+{
+	char *argv[] = { "execns", NULL }, *envp[] = { NULL };
+
+	execns(flag, "", argv, envp);
+	return errno == EINVAL;
+}
+
+/*
+ * EINVAL from execns(2): try each namespace flag alone to find the one
+ * refused, and name the cause this process can see; none refused alone:
+ * the exec itself refused the file.
+ */
 static void __attribute__((noreturn)) fail_einval(int flags, const char *file)
 {
-	char path[64];
+	char path[64], mod[64] = "?";
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(namespaces); i++) {
 		const struct namespace *ns = &namespaces[i];
 
-		if (!(flags & ns->flag) || !ns->nsfile ||
-		    access("/proc/self/ns", F_OK))
+		if (!(flags & ns->flag) || !ns->nsfile || !refused(ns->flag))
 			continue;
+		if (ns->flag == CLONE_NEWNS)
+			errx(EXIT_EXECNS, "Invalid argument: --mount needs a root and working directory of this process's own, and it shares them with another process (clone(2) CLONE_FS)");
 		snprintf(path, sizeof(path), "/proc/self/ns/%s", ns->nsfile);
-		if (access(path, F_OK) && errno == ENOENT)
+		if (!access("/proc/self/ns", F_OK) && access(path, F_OK) && errno == ENOENT)
 			errx(EXIT_EXECNS, "this kernel has no %s namespaces (no %s): drop --%s",
 			     ns->name, path, ns->name);
+		read_line(EXECNS_SYSFS_VERSION, mod, sizeof(mod));
+		if (strcmp(mod, EXECNS_VERSION))
+			errx(EXIT_EXECNS, "the loaded execns module (version %s) refuses --%s (EINVAL), which this execns (version %s) knows: load the module of the same version",
+			     mod, ns->name, EXECNS_VERSION);
+		errx(EXIT_EXECNS, "--%s: Invalid argument from the kernel, although it has %s namespaces (%s): see 'dmesg | grep execns'",
+		     ns->name, ns->name, path);
 	}
-	if (flags & CLONE_NEWNS)
-		errx(EXIT_EXECNS, "Invalid argument: --mount needs a root and working directory of this process's own, and it shares them with another process (clone(2) CLONE_FS)");
 	/* Every flag is valid here, so the exec itself refused the file. */
 	errx(EXIT_CANNOT_RUN, "%s: cannot execute: Invalid argument (a malformed executable or interpreter)",
 	     file);

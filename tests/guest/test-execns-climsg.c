@@ -4,10 +4,8 @@
  * --help's layout (every option's text in one column, after at least two
  * spaces), getopt's errors followed by the "Try" line, $SHELL (or /bin/sh)
  * without a program, and one message per cause of ENOSYS and EOPNOTSUPP:
- *  - the module not loaded (rmmod, then insmod again with the runner's
- *    parameters), and not loadable on a kernel configured without kprobes
- *    (a /boot/config-RELEASE saying so, on a tmpfs in a private mount
- *    namespace: Debian's kernels all have kprobes);
+ *  - (the module not loaded, and not loadable without kprobes: in
+ *    post-rmmod-climsg, once the runner has unloaded it);
  *  - no slot for this ABI, and a number that does not reach the module
  *    (the sysfs file bind-mounted over, in a private mount namespace);
  *  - a seccomp filter; kprobes switched off (debugfs's kprobes/enabled);
@@ -20,7 +18,6 @@
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include "lib/child.h"
 #include "lib/ns.h"
 
@@ -38,7 +35,6 @@ struct prep {
 	bool set_shell;
 	const char *in;		/* a file for stdin, or NULL */
 	const char *nr;		/* a fake slot file's text, or NULL */
-	const char *config;	/* a fake /boot/config-RELEASE's text, or NULL */
 	bool seccomp;		/* the slot answers ENOSYS from a filter */
 	const char *env;	/* NAME=VALUE to put in the environment */
 };
@@ -57,8 +53,6 @@ static int fake_file(const char *path, const char *name, const char *text)
 static int prep_child(void *arg)
 {
 	const struct prep *p = arg;
-	char boot[128];
-	struct utsname u;
 	int fd;
 
 	if (p->set_shell && (p->shell ? setenv("SHELL", p->shell, 1) : unsetenv("SHELL")))
@@ -71,7 +65,7 @@ static int prep_child(void *arg)
 			return -1;
 		close(fd);
 	}
-	if (p->nr || p->config) {
+	if (p->nr) {
 		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 			return -1;
 		mkdir(FAKE_DIR, 0755);
@@ -80,13 +74,6 @@ static int prep_child(void *arg)
 	}
 	if (p->nr && fake_file(EXECNS_SYSFS_NR_FILE, "nr", p->nr))
 		return -1;
-	if (p->config) {
-		mkdir("/boot", 0755);
-		uname(&u);
-		snprintf(boot, sizeof(boot), "/boot/config-%s", u.release);
-		if (mount("none", "/boot", "tmpfs", 0, NULL) || write_file(boot, p->config, 0644))
-			return -1;
-	}
 	if (p->seccomp && seccomp_enosys(execns_nr()))
 		return -1;
 	return 0;
@@ -182,37 +169,6 @@ static void test_shell(char *out, size_t len)
 	ksft_test_result(st == 0 && !strcmp(out, "sh /bin/sh\n"),
 			 "no program and no SHELL: /bin/sh, reading stdin (%.*s)",
 			 (int)strcspn(out, "\n"), out);
-}
-
-/* The two messages of a module that is not loaded; then loads it again. */
-static void test_not_loaded(char *out, size_t len)
-{
-	char want[512], boot[128];
-	struct prep p = { .config = "CONFIG_MODULES=y\n# CONFIG_KPROBES is not set\n" };
-	struct utsname u;
-	int err, st;
-
-	err = execns_rmmod(10);
-	if (err) {
-		ksft_test_result_fail("the module not loaded # rmmod execns: %s", strerror(err));
-		ksft_test_result_fail("a kernel without kprobes # rmmod execns: %s", strerror(err));
-		ksft_test_result_fail("the module loads again # it was never unloaded");
-		return;
-	}
-	st = cli((char *[]){ CLI, "-H", "true", NULL }, CAPTURE_STDERR, NULL, out, len);
-	expect("the module not loaded", st, out, 125,
-	       "execns: the execns module is not loaded (no /sys/module/execns): load it with 'modprobe execns' or 'insmod execns.ko'\n");
-
-	uname(&u);
-	snprintf(boot, sizeof(boot), "/boot/config-%s", u.release);
-	snprintf(want, sizeof(want),
-		 "execns: the execns module is not loaded, and cannot be: this kernel is built without kprobes (CONFIG_KPROBES is not set in %s); boot a kernel with CONFIG_KPROBES=y\n",
-		 boot);
-	st = cli((char *[]){ CLI, "-H", "true", NULL }, CAPTURE_STDERR, &p, out, len);
-	expect("a kernel without kprobes (its config file says so)", st, out, 125, want);
-
-	err = execns_insmod("");
-	ksft_test_result(!err && execns_loaded(), "the module loads again (%s)", err ? strerror(err) : "ok");
 }
 
 /* ENOSYS from a loaded module: no slot, a number not reaching it, seccomp, kprobes off. */
@@ -312,13 +268,12 @@ int main(void)
 
 	alarm(TEST_TIMEOUT);
 	ksft_print_header();
-	ksft_set_plan(18);
+	ksft_set_plan(15);
 	test_help(out, sizeof(out));
 	test_usage_errors(out, sizeof(out));
 	test_shell(out, sizeof(out));
 	test_stage2(out, sizeof(out));
 	test_loaded_enosys(out, sizeof(out));
 	test_refused(out, sizeof(out));
-	test_not_loaded(out, sizeof(out));
 	ksft_finished();
 }
