@@ -11,7 +11,10 @@
  * the original arguments; the second parses them again, does the work and
  * executes the program (PATH: resolved by the first stage, or empty when
  * only the second can resolve it).  Descriptors above 2 are gone by then,
- * so argv carries everything.
+ * so argv carries everything, and the environment a marker: STAGE2_ENV set
+ * to the process ID, which the exec keeps.  Without it --stage2 is refused,
+ * so that a command line copied from ps(1) cannot change the caller's own
+ * mounts; the second stage removes it before the program starts.
  */
 #include <err.h>
 #include <errno.h>
@@ -26,6 +29,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,6 +42,8 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PROC_PIDS "/proc/execns/pids"
 #define PROC_PROOF "/proc/execns/proof"
+#define KPROBES_ENABLED "/sys/kernel/debug/kprobes/enabled"
+#define STAGE2_ENV "EXECNS_STAGE2_PID"
 
 /* Exit codes as in env(1); otherwise the status is the program's own. */
 enum {
@@ -89,32 +95,32 @@ static const struct action {
 	const char *help;	/* NULL: not listed */
 } actions[] = {
 	{ { "fork", no_argument, NULL, 'f' }, 'f', NULL,
-	  "fork; the program becomes PID 1 of a new PID namespace" },
-	{ { "kill-child", optional_argument, NULL, OPT_KILL_CHILD }, 0, "[=SIG]",
-	  "with --fork: SIG (KILL) to the program when execns dies" },
-	{ { "mount-proc", optional_argument, NULL, OPT_MOUNT_PROC }, 0, "[=DIR]",
-	  "mount a new proc on DIR (/proc); implies --mount" },
-	{ { "propagation", required_argument, NULL, OPT_PROPAGATION }, 0, " MODE",
+	  "fork; the program is PID 1 of a new PID namespace" },
+	{ { "kill-child", optional_argument, NULL, OPT_KILL_CHILD }, 0, "[=<sig>]",
+	  "with --fork: <sig> (KILL) to it if execns dies" },
+	{ { "mount-proc", optional_argument, NULL, OPT_MOUNT_PROC }, 0, "[=<dir>]",
+	  "mount a new proc on <dir> (/proc); implies --mount" },
+	{ { "propagation", required_argument, NULL, OPT_PROPAGATION }, 0, " <mode>",
 	  "private (default), shared, slave or unchanged" },
-	{ { "setuid", required_argument, NULL, 'S' }, 'S', " UID",
+	{ { "setuid", required_argument, NULL, 'S' }, 'S', " <uid>",
 	  "set the user ID for the program" },
-	{ { "setgid", required_argument, NULL, 'G' }, 'G', " GID",
+	{ { "setgid", required_argument, NULL, 'G' }, 'G', " <gid>",
 	  "set the group ID, and drop supplementary groups" },
-	{ { "monotonic", required_argument, NULL, OPT_MONOTONIC }, 0, " SECS",
+	{ { "monotonic", required_argument, NULL, OPT_MONOTONIC }, 0, " <secs>",
 	  "with --time: offset of CLOCK_MONOTONIC" },
-	{ { "boottime", required_argument, NULL, OPT_BOOTTIME }, 0, " SECS",
+	{ { "boottime", required_argument, NULL, OPT_BOOTTIME }, 0, " <secs>",
 	  "with --time: offset of CLOCK_BOOTTIME" },
-	{ { "root", required_argument, NULL, 'R' }, 'R', " DIR",
-	  "change the root directory to DIR" },
-	{ { "wd", required_argument, NULL, 'w' }, 'w', " DIR",
-	  "change the working directory to DIR" },
-	{ { "which", required_argument, NULL, OPT_WHICH }, 0, " PID",
-	  "print the uid table of process PID (0: the kernel's)" },
+	{ { "root", required_argument, NULL, 'R' }, 'R', " <dir>",
+	  "change the root directory to <dir>" },
+	{ { "wd", required_argument, NULL, 'w' }, 'w', " <dir>",
+	  "change the working directory to <dir>" },
+	{ { "which", required_argument, NULL, OPT_WHICH }, 0, " <pid>",
+	  "print the uid table of <pid> (0: the kernel's)" },
 	{ { "seed-compat", no_argument, NULL, OPT_SEED_COMPAT }, 0, NULL,
 	  "-u and --user mean --uid-table, as in execns 0.1" },
 	{ { "help", no_argument, NULL, 'h' }, 'h', NULL, "display this help" },
 	{ { "version", no_argument, NULL, 'V' }, 'V', NULL,
-	  "display the versions of execns and of the loaded module" },
+	  "display the versions of execns and of its module" },
 	/* Traps and leftovers of unshare(1), refused with a hint. */
 	{ { "user", no_argument, NULL, OPT_USER }, 'U', NULL, NULL },
 	{ { "map-root-user", no_argument, NULL, OPT_NOT_APPLICABLE }, 0, NULL, NULL },
@@ -171,19 +177,47 @@ static void __attribute__((noreturn)) exit_stdout(void)
 	exit(EXIT_SUCCESS);
 }
 
+/*
+ * One option of --help, as util-linux lays them out: " -x, --long<arg>" or,
+ * without a short option, "     --long<arg>", then the text from column
+ * col, which usage() puts two spaces past the longest option.
+ */
+static int option_label(char *buf, size_t len, char opt, const char *name,
+			const char *arg)
+{
+	if (opt)
+		return snprintf(buf, len, " -%c, --%s%s", opt, name, arg ? arg : "");
+	return snprintf(buf, len, "     --%s%s", name, arg ? arg : "");
+}
+
 static void __attribute__((noreturn)) usage(void)
 {
-	char buf[40];
+	char buf[64];
 	size_t i;
+	int col = 0, w;
 
-	printf("Usage:\n %s [options] [--] <program> [<argument>...]\n"
+	for (i = 0; i < ARRAY_SIZE(namespaces); i++) {
+		w = option_label(buf, sizeof(buf), namespaces[i].opt, namespaces[i].name, NULL);
+		col = w > col ? w : col;
+	}
+	for (i = 0; i < ARRAY_SIZE(actions); i++) {
+		if (!actions[i].help)
+			continue;
+		w = option_label(buf, sizeof(buf), actions[i].opt, actions[i].lo.name, actions[i].arg);
+		col = w > col ? w : col;
+	}
+	col += 2;
+
+	printf("Usage:\n %s [options] [--] [<program> [<argument>...]]\n"
 	       " %s --which <pid>\n\n", me(), me());
 	puts("Run a program in new namespaces: unshare them and execute it in one\n"
-	     "step, closing every file descriptor above 2.");
+	     "step, closing every file descriptor above 2.  Without a program,\n"
+	     "run ${SHELL} (default: /bin/sh).");
 	puts("\nNamespaces:");
-	for (i = 0; i < ARRAY_SIZE(namespaces); i++)
-		printf(" -%c, --%-16s%s\n", namespaces[i].opt,
-		       namespaces[i].name, namespaces[i].help);
+	for (i = 0; i < ARRAY_SIZE(namespaces); i++) {
+		option_label(buf, sizeof(buf), namespaces[i].opt, namespaces[i].name, NULL);
+		printf("%-*s%s\n", col, buf, namespaces[i].help);
+	}
 	puts("\nInside the new namespaces:");
 	for (i = 0; i < ARRAY_SIZE(actions); i++) {
 		const struct action *a = &actions[i];
@@ -192,11 +226,8 @@ static void __attribute__((noreturn)) usage(void)
 			continue;
 		if (a->lo.val == OPT_WHICH)
 			puts("\nOther options:");
-		snprintf(buf, sizeof(buf), "%s%s", a->lo.name, a->arg ? a->arg : "");
-		if (a->opt)
-			printf(" -%c, --%-16s%s\n", a->opt, buf, a->help);
-		else
-			printf("     --%-16s%s\n", buf, a->help);
+		option_label(buf, sizeof(buf), a->opt, a->lo.name, a->arg);
+		printf("%-*s%s\n", col, buf, a->help);
 	}
 	puts("\nNo kernel user namespace is made: --user, --map-*, --setgroups and\n"
 	     "--keep-caps do not apply, and every namespace needs CAP_SYS_ADMIN.");
@@ -293,6 +324,24 @@ static int signal_number(const char *s)
 	errx(EXIT_EXECNS, "--kill-child: unknown signal '%s'", s);
 }
 
+/*
+ * --stage2 is only for the second stage that execns itself starts: the
+ * first sets STAGE2_ENV to its process ID, which the exec keeps (it stays
+ * in its PID namespace; only children enter a new one).  Anyone else is
+ * refused before anything is done: run in the caller's own namespaces the
+ * second stage would change its mounts (--propagation on /, --mount-proc).
+ */
+static void check_stage2(void)
+{
+	const char *mark = getenv(STAGE2_ENV);
+	char pid[24];
+
+	snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+	if (!mark || strcmp(mark, pid))
+		errx(EXIT_EXECNS, "--stage2 is internal: execns passes it to itself, never to be given by hand; run the same command without it");
+	unsetenv(STAGE2_ENV);	/* not for the program */
+}
+
 static void parse_action(struct opts *o, int c, const char *word)
 {
 	size_t i;
@@ -356,6 +405,7 @@ static void parse_action(struct opts *o, int c, const char *word)
 		errx(EXIT_EXECNS, "%s does not apply: execns makes no kernel user namespace (see execns(1))",
 		     word);
 	case OPT_STAGE2:
+		check_stage2();
 		o->stage2 = optarg;
 		break;
 	case 'h':
@@ -364,6 +414,7 @@ static void parse_action(struct opts *o, int c, const char *word)
 		version();
 	default:
 		/* getopt has said what was wrong, in one line. */
+		fprintf(stderr, "Try '%s --help' for more information.\n", me());
 		exit(EXIT_EXECNS);
 	}
 }
@@ -432,7 +483,7 @@ static void check(struct opts *o, int argc, char *argv[])
 		errx(EXIT_EXECNS, "--monotonic and --boottime set a new time namespace's offsets: add -T/--time");
 	if (o->propagation < 0)
 		o->propagation = 0;	/* private, as unshare(1) */
-	if (optind >= argc)	/* also when argc is 0 */
+	if (optind >= argc)	/* default_program() has seen to it */
 		errx(EXIT_EXECNS, "no program given: see '%s --help'", me());
 	if (!*argv[optind])
 		errx(EXIT_EXECNS, "the program name is empty");
@@ -446,25 +497,48 @@ static bool needs_stage2(const struct opts *o)
 	       ((o->flags & CLONE_NEWNS) && propagations[o->propagation].flags);
 }
 
-/* EINVAL from execns(2): name the cause this process can see. */
+/*
+ * execns(2) of flag alone on an empty name: EINVAL if the flag is refused
+ * (the module does not know it, the kernel lacks the namespace type, or,
+ * for CLONE_NEWNS, a shared fs_struct), else another errno (ENOENT for the
+ * name, once the namespaces were made and dropped; EPERM...).
+ */
+static int refused(int flag)
+{
+	char *argv[] = { "execns", NULL }, *envp[] = { NULL };
+
+	execns(flag, "", argv, envp);
+	return errno == EINVAL;
+}
+
+/*
+ * EINVAL from execns(2): try each namespace flag alone to find the one
+ * refused, and name the cause this process can see; none refused alone:
+ * the exec itself refused the file.
+ */
 static void __attribute__((noreturn)) fail_einval(int flags, const char *file)
 {
-	char path[64];
+	char path[64], mod[64] = "?";
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(namespaces); i++) {
 		const struct namespace *ns = &namespaces[i];
 
-		if (!(flags & ns->flag) || !ns->nsfile ||
-		    access("/proc/self/ns", F_OK))
+		if (!(flags & ns->flag) || !ns->nsfile || !refused(ns->flag))
 			continue;
+		if (ns->flag == CLONE_NEWNS)
+			errx(EXIT_EXECNS, "Invalid argument: --mount needs a root and working directory of this process's own, and it shares them with another process (clone(2) CLONE_FS)");
 		snprintf(path, sizeof(path), "/proc/self/ns/%s", ns->nsfile);
-		if (access(path, F_OK) && errno == ENOENT)
+		if (!access("/proc/self/ns", F_OK) && access(path, F_OK) && errno == ENOENT)
 			errx(EXIT_EXECNS, "this kernel has no %s namespaces (no %s): drop --%s",
 			     ns->name, path, ns->name);
+		read_line(EXECNS_SYSFS_VERSION, mod, sizeof(mod));
+		if (strcmp(mod, EXECNS_VERSION))
+			errx(EXIT_EXECNS, "the loaded execns module (version %s) refuses --%s (EINVAL), which this execns (version %s) knows: load the module of the same version",
+			     mod, ns->name, EXECNS_VERSION);
+		errx(EXIT_EXECNS, "--%s: Invalid argument from the kernel, although it has %s namespaces (%s): see 'dmesg | grep execns'",
+		     ns->name, ns->name, path);
 	}
-	if (flags & CLONE_NEWNS)
-		errx(EXIT_EXECNS, "Invalid argument: --mount needs a root and working directory of this process's own, and it shares them with another process (clone(2) CLONE_FS)");
 	/* Every flag is valid here, so the exec itself refused the file. */
 	errx(EXIT_CANNOT_RUN, "%s: cannot execute: Invalid argument (a malformed executable or interpreter)",
 	     file);
@@ -486,24 +560,59 @@ static int seccomp_mode(void)
 	return mode;
 }
 
+/*
+ * Whether the running kernel's configuration (/boot/config-RELEASE, as
+ * Debian installs it; its path into path) says "# NAME is not set".
+ */
+static bool config_lacks(const char *name, char *path, size_t len)
+{
+	char line[256], want[128];
+	struct utsname u;
+	bool lacks = false;
+	FILE *f;
+
+	if (uname(&u))
+		return false;
+	snprintf(path, len, "/boot/config-%s", u.release);
+	snprintf(want, sizeof(want), "# %s is not set\n", name);
+	f = fopen(path, "re");
+	while (f && !lacks && fgets(line, sizeof(line), f))
+		lacks = !strcmp(line, want);
+	if (f)
+		fclose(f);
+	return lacks;
+}
+
+/* ENOSYS: one cause, the first of these this process can see. */
 static void __attribute__((noreturn)) fail_enosys(void)
 {
-	char nr[32];
+	char nr[32], path[300], on[8];
 
-	if (execns_available()) {
-		read_line(EXECNS_SYSFS_NR_FILE, nr, sizeof(nr));
-		if (seccomp_mode() == 2)
-			errx(EXIT_EXECNS, "syscall %s answered ENOSYS although the execns module is loaded: a seccomp filter on this process (Seccomp: 2 in /proc/self/status) most likely refuses it",
-			     nr);
-		errx(EXIT_EXECNS, "syscall %s answered ENOSYS although the execns module is loaded, and no seccomp filter is on this process: reload the module",
-		     nr);
+	if (access(EXECNS_SYSFS_MODULE, F_OK)) {
+		/* insmod fails: the module registers kprobes. */
+		if (config_lacks("CONFIG_KPROBES", path, sizeof(path)))
+			errx(EXIT_EXECNS, "the execns module is not loaded, and cannot be: this kernel is built without kprobes (CONFIG_KPROBES is not set in %s); boot a kernel with CONFIG_KPROBES=y",
+			     path);
+		errx(EXIT_EXECNS, "the execns module is not loaded (no %s): load it with 'modprobe execns' or 'insmod execns.ko'",
+		     EXECNS_SYSFS_MODULE);
 	}
-	if (access(EXECNS_SYSFS_DIR, F_OK))
-		errx(EXIT_EXECNS, "the execns module is not loaded (no %s): run 'insmod execns.ko' or 'modprobe execns'",
-		     EXECNS_SYSFS_NR_FILE);
 	/* Loaded, but without a slot for this ABI (e.g. i386). */
-	errx(EXIT_EXECNS, "the loaded execns module has no syscall slot for this program's ABI (no valid %s): see 'modinfo execns'",
-	     EXECNS_SYSFS_NR_FILE);
+	if (!execns_available())
+		errx(EXIT_EXECNS, "the loaded execns module has no syscall slot for this program's ABI (no valid %s): see 'modinfo execns'",
+		     EXECNS_SYSFS_NR_FILE);
+	read_line(EXECNS_SYSFS_NR_FILE, nr, sizeof(nr));
+	if (seccomp_mode() == 2)
+		errx(EXIT_EXECNS, "syscall %s answered ENOSYS although the execns module is loaded: a seccomp filter on this process (Seccomp: 2 in /proc/self/status) most likely refuses it",
+		     nr);
+	/* Globally disarmed kprobes stay registered: insmod works, calls do not. */
+	if (!read_line(KPROBES_ENABLED, on, sizeof(on)))
+		errx(EXIT_EXECNS, "syscall %s answered ENOSYS although the execns module is loaded and no seccomp filter is on this process: are kprobes off? (mount debugfs on /sys/kernel/debug and read %s); else see 'dmesg | grep execns' and reload the module",
+		     nr, KPROBES_ENABLED);
+	if (!strcmp(on, "0"))
+		errx(EXIT_EXECNS, "syscall %s answered ENOSYS: kprobes are switched off (%s is 0) and the execns module's syscall entry is a kprobe; switch them on with 'echo 1 > %s'",
+		     nr, KPROBES_ENABLED, KPROBES_ENABLED);
+	errx(EXIT_EXECNS, "syscall %s answered ENOSYS although the execns module is loaded, kprobes are on and no seccomp filter is on this process: the number in %s does not reach the module; see 'dmesg | grep execns' and reload the module",
+	     nr, EXECNS_SYSFS_NR_FILE);
 }
 
 /* Why the program did not start, from errno e, in one line; exits. */
@@ -715,14 +824,32 @@ static void __attribute__((noreturn)) stage2(const struct opts *o, char *argv[])
 	fail_program(errno, file);
 }
 
+/*
+ * No program: ${SHELL}, or /bin/sh if it is unset or empty, as unshare(1)
+ * runs; argv with it appended (argc one more).
+ */
+static char **default_program(int *argc, char *argv[])
+{
+	const char *shell = getenv("SHELL");
+	char **v = calloc(*argc + 2, sizeof(*v));
+
+	if (!v)
+		err(EXIT_EXECNS, "memory");
+	memcpy(v, argv, *argc * sizeof(*v));
+	v[(*argc)++] = (char *)(shell && *shell ? shell : "/bin/sh");
+	return v;
+}
+
 int main(int argc, char *argv[])
 {
 	struct opts o = { 0 };
-	char path[PATH_MAX], **argv2;
+	char path[PATH_MAX], pid[24], **argv2;
 	const char *file;
 	bool resolve;
 
 	parse(&o, argc, argv);
+	if (optind >= argc && argc > 0)
+		argv = default_program(&argc, argv);
 	check(&o, argc, argv);
 	file = argv[optind];
 	if (o.stage2)
@@ -746,6 +873,9 @@ int main(int argc, char *argv[])
 		err(EXIT_EXECNS, "memory");
 	argv2[0] = argv[0];
 	memcpy(&argv2[2], &argv[1], (argc - 1) * sizeof(*argv2));
+	snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+	if (setenv(STAGE2_ENV, pid, 1))
+		err(EXIT_EXECNS, "setting %s for the second stage", STAGE2_ENV);
 	execns(o.flags, "/proc/self/exe", argv2, environ);
 	fail(o.flags, "/proc/self/exe", true);
 }

@@ -6,7 +6,7 @@
 # Usage: deps.sh [ARCH...]	(arm64, s390x, all or default: also that guest's QEMU)
 
 set -euo pipefail
-PKGS="qemu-system-x86 busybox-static cpio debootstrap gcc gcc-multilib make gzip util-linux binutils zstd xz-utils"
+PKGS="qemu-system-x86 busybox-static cpio debootstrap gcc gcc-multilib make gzip util-linux binutils zstd xz-utils mandoc"
 for a in "$@"; do
 	case $a in
 	arm64) PKGS="$PKGS qemu-system-arm" ;;

@@ -5,10 +5,11 @@
 # the kernel's calls of the hooked functions (hook-sites.sh); then
 # checkpatch on its sources; and two harness checks on the host: the guest's
 # kernel-log pattern against sample reports and banners
-# (log-pattern-check.sh), and make passing CMD to vm.sh and stap-run.sh
-# unexpanded.  For each packaged kernel, also `make dkms-install` with
-# Debian's dkms in the build root (dkms-check.sh): the module it installs
-# has that kernel's vermagic.
+# (log-pattern-check.sh), make passing CMD to vm.sh and stap-run.sh
+# unexpanded, and every man page in docs/ clean under mandoc -Tlint
+# (Debian's mandoc, installed by deps.sh).  For each packaged kernel, also
+# `make dkms-install` with Debian's dkms in the build root
+# (dkms-check.sh): the module it installs has that kernel's vermagic.
 # The W=1 and sparse output of a kernel is reused while its inputs are
 # those of the last build that produced it (w1_build); EXECNS_REBUILD=1
 # compiles every file again anyway.
@@ -116,9 +117,9 @@ make_passes_cmd() {
 
 parts=${LINT_PARTS:-all}
 case $parts in
-all) plan=$(( $# * 5 + 3 )) ;;
+all) plan=$(( $# * 5 + 4 )) ;;
 kernels) plan=$(( $# * 5 )) ;;
-common) plan=3; set -- ;;
+common) plan=4; set -- ;;
 *) die "lint.sh: LINT_PARTS must be all, kernels or common, not '$parts'" ;;
 esac
 
@@ -219,4 +220,9 @@ log=$LOGS/lint-make-cmd.log
 rc=0
 make_passes_cmd >"$log" 2>&1 || rc=1
 result $rc "make vm-run and stap-run pass CMD unexpanded" "$log"
+log=$LOGS/lint-man.log
+rc=0
+(cd "$TOP/docs" && mandoc -Tlint -W style ./*.[1-8]) >"$log" 2>&1 || rc=1
+[ ! -s "$log" ] || rc=1
+result $rc "man pages lint-clean (mandoc -Tlint): $(cd "$TOP/docs" && echo ./*.[1-8] | sed 's|\./||g')" "$log"
 [ "$failed" -eq 0 ]

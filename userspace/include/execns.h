@@ -12,6 +12,9 @@
 extern "C" {
 #endif
 
+/* The loaded module's directory in sysfs: absent when it is not loaded. */
+#define EXECNS_SYSFS_MODULE		"/sys/module/execns"
+
 /* Where the loaded module publishes the syscall slot it took. */
 #define EXECNS_SYSFS_DIR		"/sys/module/execns/parameters"
 #define EXECNS_SYSFS_SYSCALL_NR		EXECNS_SYSFS_DIR "/syscall_nr"
@@ -88,6 +91,15 @@ int execns(int flags, const char *filename, char *const argv[],
  * Returns only on error, -1 with errno set.  Async-signal-safe.
  */
 int execnsp(int flags, const char *file, char *const argv[]);
+
+/*
+ * execnsp() with the new program's environment in envp, as execvpe(3) is
+ * execvp(3) with one.  The PATH searched is the caller's (environ's), not
+ * envp's, as in execvpe(3).  Returns only on error, -1 with errno set.
+ * Async-signal-safe.
+ */
+int execnspe(int flags, const char *file, char *const argv[],
+	     char *const envp[]);
 
 /*
  * Find file as execvp(3) would run it and write its path to buf (size

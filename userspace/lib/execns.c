@@ -179,13 +179,19 @@ too_long:
 	return -1;
 }
 
-int execnsp(int flags, const char *file, char *const argv[])
+int execnspe(int flags, const char *file, char *const argv[],
+	     char *const envp[])
 {
 	char path[PATH_MAX];
 
 	if (execns_find_program(file, path, sizeof(path)))
 		return -1;
-	return execns(flags, path, argv, environ);
+	return execns(flags, path, argv, envp);
+}
+
+int execnsp(int flags, const char *file, char *const argv[])
+{
+	return execnspe(flags, file, argv, environ);
 }
 
 int execns_available(void)
