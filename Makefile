@@ -128,11 +128,16 @@ trace-run: deps
 trace-check: deps
 	@$(H)/stap-check.sh $(KERNEL) && $(H)/trace-check.sh $(KERNEL)
 
+# make sign in the build root and a guest booted with module.sig_enforce=1
+# (KTAP; check.sh runs it on trixie).
+sign-check: deps
+	@$(H)/sign-check.sh $(KERNEL)
+
 # The SystemTap checks alone (KTAP), e.g. make stap-check KERNEL=trixie-arm64.
 stap-check: deps
 	@$(H)/stap-check.sh $(KERNEL)
 
-.PHONY: stap-run trace-run trace-check stap-check
+.PHONY: stap-run trace-run trace-check stap-check sign-check
 
 shell: deps
 	@$(H)/vm.sh $(KERNEL) shell "$(ADD)"
