@@ -61,10 +61,11 @@ uninstall:
 	$(MAKE) -C userspace uninstall PREFIX=$(PREFIX)
 
 # Whether execns.ko can be built, loaded and used on the running kernel
-# (userspace/execns-preflight, installed beside the CLI); PREFLIGHT= passes
-# it options, e.g. make preflight PREFLIGHT='--module execns.ko'.
+# (userspace/execns-preflight, installed beside the CLI): for the tree's
+# execns.ko once it is built; PREFLIGHT= passes it options, e.g.
+# make preflight PREFLIGHT='--syscall-nr 401'.
 preflight:
-	@sh userspace/execns-preflight $(PREFLIGHT)
+	@sh userspace/execns-preflight $(if $(wildcard execns.ko),--module execns.ko) $(PREFLIGHT)
 
 # Sign the built execns.ko for a machine that enforces module signatures
 # (docs/signing.md): make sign KEY=key.pem CERT=cert.der [KO=execns.ko],
