@@ -29,6 +29,8 @@ PATH=/usr/local/bin:$PATH
 KO=/lib/modules/execns.ko
 SIGNED=/root/execns-signed.ko
 R=$(uname -r)
+# The release as an extended regex (Debian's have a "+").
+Rre=$(printf '%s\n' "$R" | sed 's/[].+*?^$()[{}|\\]/\\&/g')
 n=0 failed=0
 out=/tmp/preflight.$$
 
@@ -93,7 +95,7 @@ case " $(cat /proc/cmdline) " in
 	preflight --module "$KO"
 	r=0; [ "$rc" -eq 0 ] && ! line '^no ' && line '^execns-preflight: yes' || r=1
 	result $r "yes (exit $rc) for the loaded module on $R"
-	r=0; line "^ok   module: $KO, built for $R" && line '^ok   headers: not needed' &&
+	r=0; line "^ok   module: $KO, built for $Rre\$" && line '^ok   headers: not needed' &&
 		line '^ok   architecture: ' && line '^ok   config: CONFIG_MODULES, CONFIG_KPROBES' &&
 		line '^ok   signatures: not enforced' || r=1
 	result $r "module, headers (not needed), architecture, config and signatures are ok"
@@ -125,7 +127,7 @@ case " $(cat /proc/cmdline) " in
 	else
 		fix="install"
 	fi
-	r=0; [ "$rc" -eq 1 ] && line "^no   headers: /lib/modules/$R/build is missing" &&
+	r=0; [ "$rc" -eq 1 ] && line "^no   headers: /lib/modules/$Rre/build is missing" &&
 		grep -qF "fix: $fix" "$out" || r=1
 	result $r "no (exit $rc) without headers or a built module, fix: $fix"
 	# A configuration without CONFIG_KPROBES: this kernel's own, edited.
