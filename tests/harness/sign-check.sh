@@ -39,9 +39,12 @@ cp "$TOP/Makefile" "$TOP/VERSION" "$ROOT$d/"
 cp "$TOP/tests/kernels.conf" "$ROOT$d/tests/"
 cp "$(kmod "$kernel")" "$ROOT$d/execns.ko"
 # A key of this run only: nothing trusts it, and it is deleted with $d.
-openssl req -new -nodes -utf8 -sha256 -days 1 -batch -x509 -newkey rsa:2048 \
-	-subj "/CN=execns throwaway test key/" -outform DER -out "$ROOT$d/cert.der" \
-	-keyout "$ROOT$d/key.pem" >/dev/null 2>&1 || die "openssl req failed to make a throwaway key"
+# The build root's openssl (linux-kbuild's sign-file is linked to its
+# libcrypto; the openssl program came with it on every root made so far).
+in_root openssl req -new -nodes -utf8 -sha256 -days 1 -batch -x509 -newkey rsa:2048 \
+	-subj "/CN=execns throwaway test key/" -outform DER -out "$d/cert.der" \
+	-keyout "$d/key.pem" >/dev/null 2>&1 ||
+	die "openssl req failed to make a throwaway key in the build root (apt-get install openssl there)"
 
 r=0
 in_root make -C "$d" sign KDIR="/lib/modules/$release/build" KEY="$d/key.pem" CERT="$d/cert.der" \
