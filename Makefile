@@ -60,6 +60,26 @@ dkms-install:
 uninstall:
 	$(MAKE) -C userspace uninstall PREFIX=$(PREFIX)
 
+# Whether execns.ko can be built, loaded and used on the running kernel
+# (userspace/execns-preflight, installed beside the CLI): for the tree's
+# execns.ko once it is built; PREFLIGHT= passes it options, e.g.
+# make preflight PREFLIGHT='--syscall-nr 401'.
+preflight:
+	@sh userspace/execns-preflight $(if $(wildcard execns.ko),--module execns.ko) $(PREFLIGHT)
+
+# Sign the built execns.ko for a machine that enforces module signatures
+# (docs/signing.md): make sign KEY=key.pem CERT=cert.der [KO=execns.ko],
+# with the kernel's own scripts/sign-file (from its headers).
+SIGN_HASH ?= sha256
+SIGN_FILE ?= $(KDIR)/scripts/sign-file
+KO ?= execns.ko
+sign:
+	@test -n "$(KEY)" && test -n "$(CERT)" || \
+		{ echo "make sign: KEY= and CERT= are needed: make sign KEY=key.pem CERT=cert.der (docs/signing.md)" >&2; exit 2; }
+	@test -r "$(KO)" || { echo "make sign: no $(KO) to sign: build it first (make module)" >&2; exit 2; }
+	@test -x "$(SIGN_FILE)" || { echo "make sign: no $(SIGN_FILE): install the kernel headers (linux-headers-$$(uname -r)) or give SIGN_FILE=" >&2; exit 2; }
+	$(SIGN_FILE) $(SIGN_HASH) $(KEY) $(CERT) $(KO)
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	$(MAKE) -C userspace clean
@@ -109,11 +129,16 @@ trace-run: deps
 trace-check: deps
 	@$(H)/stap-check.sh $(KERNEL) && $(H)/trace-check.sh $(KERNEL)
 
+# make sign in the build root and a guest booted with module.sig_enforce=1
+# (KTAP; check.sh runs it on trixie).
+sign-check: deps
+	@$(H)/sign-check.sh $(KERNEL)
+
 # The SystemTap checks alone (KTAP), e.g. make stap-check KERNEL=trixie-arm64.
 stap-check: deps
 	@$(H)/stap-check.sh $(KERNEL)
 
-.PHONY: stap-run trace-run trace-check stap-check
+.PHONY: stap-run trace-run trace-check stap-check sign-check
 
 shell: deps
 	@$(H)/vm.sh $(KERNEL) shell "$(ADD)"
@@ -155,4 +180,4 @@ soak: deps
 kmod: deps
 	@$(H)/build-module.sh $(KERNEL) $(EXTRA)
 
-.PHONY: all module userspace install uninstall dkms-install clean deps guest-progs check lint vm-run suite shell demo fetch fetch-refresh kmod bench stress soak
+.PHONY: all module userspace install uninstall preflight sign dkms-install clean deps guest-progs check lint vm-run suite shell demo fetch fetch-refresh kmod bench stress soak

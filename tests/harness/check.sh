@@ -175,6 +175,9 @@ kernel_lane() {
 	step "$k-lint" "$k: static checks" env LINT_PARTS=kernels "$h/lint.sh" "$k"
 	split=$(split_tests "$k")
 	suite "$k" "$k" "${split:+!$split}"
+	# make sign for real, and a boot with module.sig_enforce=1 where the
+	# preflight must say no (test-execns-preflight): one row is enough.
+	[ "$k" != trixie ] || step "$k-sign" "$k: make sign, and a guest with module.sig_enforce=1" "$h/sign-check.sh" "$k"
 	# Its own boot, and only where kmemleak is (skips at once elsewhere;
 	# the x86_64 kernels only, as before).
 	if arch_native "$(kernel_arch "$k")"; then

@@ -148,6 +148,20 @@ make_initramfs() {
 	# run-tests holds the module's /proc/execns/proof to it.
 	kernel_proof "$kernel" >"$r/etc/execns/proof"
 	printf '%s\n' "$results_port" >"$r/etc/execns/results"
+	# EXECNS_LOAD=no: run and shell modes leave the module unloaded (a
+	# guest booted with module.sig_enforce=1, where it cannot load).
+	printf '%s\n' "${EXECNS_LOAD:-yes}" >"$r/etc/execns/load"
+	# The kernel's configuration where Debian's linux-image puts it, from
+	# its headers (execns-preflight reads it).
+	# (The link of a kernel built here is absolute, in the build root.)
+	local rel b
+	rel=$(cat "$kd/release")
+	b=$(readlink "$ROOT/lib/modules/$rel/build" || true)
+	case $b in /*) b=$ROOT$b ;; *) b=$ROOT/lib/modules/$rel/build ;; esac
+	if [ -r "$b/.config" ]; then
+		mkdir -p "$r/boot"
+		cp "$b/.config" "$r/boot/config-$rel"
+	fi
 	for f in $add; do
 		cp -r "$f" "$r/root/"
 	done

@@ -1,0 +1,153 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# execns-preflight (userspace/execns-preflight) in the guest, KTAP.
+#
+# On a plain boot (the suite's: the module loaded by run-tests), every row
+# of the matrix must get a yes (exit 0) for the module the suite loaded,
+# with the slot it took and the proof's verdict that tests/kernels.conf
+# expects (/etc/execns/proof): "ok" when proven, "warn" naming the failed
+# check when refused.  Then two "no"s: without --module and no kernel
+# headers in the guest (none are installed there), the headers check must
+# fail with the exact Debian package; and given (--config) a copy of this
+# kernel's own configuration with CONFIG_KPROBES taken out, the config
+# check must fail naming it.  The running kernel has kprobes: that "no" is
+# the script's reading of the configuration it is given, not of a kernel
+# built without them.
+#
+# On a boot with module.sig_enforce=1 (check.sh's signature lane: vm.sh run
+# with EXECNS_LOAD=no, as the module cannot be loaded there), the preflight
+# must say no because of the signature and for no other reason, and the
+# kernel must refuse the unsigned module as it said; a module signed with
+# make sign (/root/execns-signed.ko, when the lane adds it) must pass the
+# preflight with a warning, and the kernel must refuse it for its unknown
+# key, not as unsigned: it read the signature sign-file appended.
+#
+# Exits 0 when every result passed, 1 otherwise.
+
+set -eu
+PATH=/usr/local/bin:$PATH
+KO=/lib/modules/execns.ko
+SIGNED=/root/execns-signed.ko
+R=$(uname -r)
+# The release as an extended regex (Debian's have a "+").
+Rre=$(printf '%s\n' "$R" | sed 's/[].+*?^$()[{}|\\]/\\&/g')
+n=0 failed=0
+out=/tmp/preflight.$$
+
+result() {	# result 0|1 DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+# preflight ARG...: run it; its status in $rc, its output in $out (shown
+# as KTAP comments).
+preflight() {
+	rc=0
+	execns-preflight "$@" >"$out" 2>&1 || rc=$?
+	sed 's/^/# /' "$out"
+}
+
+# line PATTERN: the output has a line matching the extended regex.
+line() { grep -qE "$1" "$out"; }
+
+# The lockdown check reads securityfs; /init does not mount it.
+mount -t securityfs securityfs /sys/kernel/security 2>/dev/null || true
+
+echo "KTAP version 1"
+case " $(cat /proc/cmdline) " in
+*" module.sig_enforce=1 "*)
+	echo "1..$([ -e "$SIGNED" ] && echo 6 || echo 4)"
+	echo "# booted with module.sig_enforce=1; the module is not loaded"
+	preflight --module "$KO"
+	r=0; [ "$rc" -eq 1 ] && line '^no   signatures: enforced \(.*module\.sig_enforce=1' &&
+		line '^     fix: sign it: make sign KEY=.* CERT=' || r=1
+	result $r "preflight says no (exit $rc): signatures enforced by module.sig_enforce=1, fix: make sign"
+	r=0; [ "$(grep -c '^no ' "$out")" -eq 1 ] || r=1
+	result $r "the signature is its only 'no'"
+	dmesg -c >/dev/null
+	ins=0; insmod "$KO" 2>/dev/null || ins=$?
+	dmesg | sed 's/^/# /'
+	r=0; [ "$ins" -ne 0 ] && [ ! -d /sys/module/execns ] || r=1
+	result $r "insmod of the unsigned module fails, as the preflight said"
+	r=0; dmesg | grep -q 'Loading of unsigned module is rejected' || r=1
+	result $r "the kernel's reason: unsigned module rejected"
+	if [ -e "$SIGNED" ]; then
+		preflight --module "$SIGNED"
+		r=0; [ "$rc" -eq 0 ] && line "^warn signatures: enforced .*; $SIGNED is signed" || r=1
+		result $r "a module signed by make sign passes the preflight (exit $rc) with a warning on its key"
+		dmesg -c >/dev/null
+		ins=0; insmod "$SIGNED" 2>/dev/null || ins=$?
+		dmesg | sed 's/^/# /'
+		r=0; [ "$ins" -ne 0 ] && dmesg | grep -q 'Loading of module with unavailable key is rejected' || r=1
+		result $r "the kernel reads its signature and refuses it for its key (not in its keyring), not as unsigned"
+	fi
+	;;
+*)
+	echo "1..9"
+	expect=$(sed -n '1{s/ .*//;p;}' /etc/execns/proof)
+	site=$(sed -n '1{s/^[a-z]* *//;p;}' /etc/execns/proof)
+	slot=$(cat /sys/module/execns/parameters/syscall_nr 2>/dev/null || echo none)
+	preflight --module "$KO"
+	r=0; [ "$rc" -eq 0 ] && ! line '^no ' && line '^execns-preflight: yes' || r=1
+	result $r "yes (exit $rc) for the loaded module on $R"
+	r=0; line "^ok   module: $KO, built for $Rre\$" && line '^ok   headers: not needed' &&
+		line '^ok   architecture: ' && line '^ok   config: CONFIG_MODULES, CONFIG_KPROBES' &&
+		line '^ok   signatures: not enforced' || r=1
+	result $r "module, headers (not needed), architecture, config and signatures are ok"
+	r=0; line "^ok   syscall slot: execns is loaded, on syscall $slot " || r=1
+	result $r "the slot line names the module's syscall ($slot)"
+	r=0
+	case $expect in
+	proven) line '^ok   uid tables: the load-time proof says proven' ;;
+	refused) line "^warn uid tables: the load-time proof says refused: .*$site" ;;
+	*) false ;;
+	esac || r=1
+	result $r "the proof line agrees with tests/kernels.conf ($expect${site:+ $site})"
+	# The prediction from userspace: right on every proven row; on a
+	# refused row it sees a clone (a SITE with a dot: .part.N), not an
+	# inlined copy (bypass's dec_ucount), which only the proof finds.
+	preflight --module "$KO" --predict
+	r=0
+	case $expect:$site in
+	proven:*) line '^ok   uid tables: release .* \(predicted' ;;
+	refused:*.*) line "^warn uid tables: the load-time proof will refuse them \(predicted\): .*$site" ;;
+	refused:*) line '^(ok|warn) uid tables: .*predicted' ;;
+	esac || r=1
+	result $r "--predict: what userspace can see agrees ($expect${site:+ $site})"
+	# No --module, no module installed under /lib/modules/$R, and no
+	# headers in the guest.
+	preflight
+	if grep -q Debian /proc/version; then
+		fix="apt install linux-headers-$R"
+	else
+		fix="install"
+	fi
+	r=0; [ "$rc" -eq 1 ] && line "^no   headers: /lib/modules/$Rre/build is missing" &&
+		grep -qF "fix: $fix" "$out" || r=1
+	result $r "no (exit $rc) without headers or a built module, fix: $fix"
+	# A configuration without CONFIG_KPROBES: this kernel's own, edited.
+	cfg=/boot/config-$R
+	if [ ! -r "$cfg" ]; then
+		echo "# no $cfg in the guest (vm.sh copies the headers' .config there)"
+		result 1 "the kernel's configuration is in the guest"
+		result 1 "a copy without CONFIG_KPROBES"
+		result 1 "no for that configuration"
+	else
+		result 0 "the kernel's configuration is in the guest ($cfg)"
+		sed 's/^CONFIG_KPROBES=y$/# CONFIG_KPROBES is not set/' "$cfg" >/tmp/config-nokprobes
+		r=0; grep -q '^CONFIG_KPROBES=y' "$cfg" && ! grep -q '^CONFIG_KPROBES=' /tmp/config-nokprobes || r=1
+		result $r "the copy lacks CONFIG_KPROBES (the running kernel has it)"
+		EXECNS_PREFLIGHT_CONFIG=/tmp/config-nokprobes preflight --module "$KO"
+		r=0; [ "$rc" -eq 1 ] && line '^no   config: this kernel lacks CONFIG_KPROBES \(/tmp/config-nokprobes\)' &&
+			[ "$(grep -c '^no ' "$out")" -eq 1 ] && line '^     fix: boot a kernel built with CONFIG_KPROBES' || r=1
+		result $r "no (exit $rc) for that configuration (EXECNS_PREFLIGHT_CONFIG), naming CONFIG_KPROBES, and nothing else"
+	fi
+	;;
+esac
+rm -f "$out"
+[ "$failed" -eq 0 ]
