@@ -16,8 +16,16 @@ CHECK_ARCH := $(if $(ARCH_GIVEN),$(ARCH),default)
 KERNELS := $(call rows,$(ARCH))
 # The architectures of the kernels KERNEL= names (kernels.conf's arch
 # column), for deps.sh: a foreign guest's QEMU only when one is asked for.
-karchs = $(sort $(foreach k,$(1),$(shell awk -v k=$(k) '!/^\#/ && $$1 == k { print $$2 }' tests/kernels.conf)))
+karchs = $(sort $(foreach k,$(1),$(shell cat tests/kernels.conf $(TREES_CONF) 2>/dev/null | awk -v k=$(k) '!/^\#/ && $$1 == k { print $$2; exit }')))
+TREES_CONF := $(or $(EXECNS_CACHE),/var/cache/execns)/trees.conf
 H := tests/harness
+# KERNEL=/path/to/linux: a built kernel tree of your own, registered by
+# tree-kernel.sh as a row (tree-NAME) the harness handles as any other.
+ifneq ($(findstring /,$(KERNEL)),)
+KTREES := $(foreach k,$(KERNEL),$(if $(findstring /,$(k)),$(shell $(H)/tree-kernel.sh register $(k) || echo '!'),$(k)))
+$(if $(filter !,$(KTREES)),$(error KERNEL=$(KERNEL): not a built kernel tree (the line above says why)))
+override KERNEL := $(KTREES)
+endif
 
 all: module userspace
 
@@ -95,8 +103,8 @@ guest-progs: userspace
 	$(MAKE) -C tests/guest
 
 check:
-	@$(H)/deps.sh $(if $(filter command line,$(origin KERNEL)),$(ARCH) $(call karchs,$(KERNEL)),$(CHECK_ARCH))
-	@$(H)/check.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(call rows,$(CHECK_ARCH)))
+	@$(H)/deps.sh $(if $(filter command line override,$(origin KERNEL)),$(ARCH) $(call karchs,$(KERNEL)),$(CHECK_ARCH))
+	@$(H)/check.sh $(if $(filter command line override,$(origin KERNEL)),$(KERNEL),$(call rows,$(CHECK_ARCH)))
 
 # CMD reaches the guest as typed: make would expand its $ (CMD='echo $$?'
 # gave "deps"), so the exported variable is its unexpanded value and the
@@ -147,16 +155,16 @@ demo: deps
 	@$(H)/vm.sh $(KERNEL) run "sh /usr/local/bin/execns-demo"
 
 fetch: deps
-	@for k in $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS)); do \
+	@for k in $(if $(filter command line override,$(origin KERNEL)),$(KERNEL),$(KERNELS)); do \
 		$(H)/fetch-kernel.sh $$k || exit; done
 
 # New package lists, and a kernel whose suites now have a newer one.
 fetch-refresh: deps
-	@for k in $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS)); do \
+	@for k in $(if $(filter command line override,$(origin KERNEL)),$(KERNEL),$(KERNELS)); do \
 		$(H)/fetch-kernel.sh $$k refresh || exit; done
 
 lint: deps
-	@$(H)/lint.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS))
+	@$(H)/lint.sh $(if $(filter command line override,$(origin KERNEL)),$(KERNEL),$(KERNELS))
 
 # Benchmarks (docs/evaluation.md) and the stress run, on every kernel or KERNEL=x.
 # Knobs (environment or make variables): BENCH_BOOTS, BENCH_ROUNDS,
@@ -165,10 +173,10 @@ lint: deps
 # Stock kernels only by default: the debug kernel's detectors (KASAN,
 # lockdep) are what its instruction counts would measure.
 bench: deps
-	@$(H)/bench.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(filter-out debug,$(KERNELS)))
+	@$(H)/bench.sh $(if $(filter command line override,$(origin KERNEL)),$(KERNEL),$(filter-out debug,$(KERNELS)))
 
 stress: deps
-	@$(H)/stress.sh $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS))
+	@$(H)/stress.sh $(if $(filter command line override,$(origin KERNEL)),$(KERNEL),$(KERNELS))
 
 # N boots of one kernel around a trivial command, failures counted by cause,
 # e.g. make soak KERNEL=backports N=30 (EXECNS_TCG_THREAD=multi to compare).

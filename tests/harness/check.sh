@@ -167,8 +167,23 @@ suite() {
 	note "$name: $p passed, $f failed, $s skipped (guest exit $rc, $((SECONDS - t0)) s, CPU $((c1 - c0)) s)"
 }
 
+# TREE_TESTS: what the debug kernel's tree runs when booted as a kernel
+# tree of your own (tree_suite): the proof, whose expectation the guest
+# takes from the verdict, namespaces, and a uid table.
+TREE_TESTS="test-execns-proof test-execns-flags test-uidtab-setuid"
+
+# tree_suite K: kernel K's build tree, named by its path as a user names
+# theirs (make check KERNEL=/path/to/linux: tree-kernel.sh), booted with
+# TREE_TESTS.
+tree_suite() {
+	local t
+	t=$("$TOP/tests/harness/tree-kernel.sh" register "$(kbuild_host "$1")") || return
+	note "$1's tree $(kbuild_host "$1") is row $t"
+	EXECNS_TESTS=$TREE_TESTS "$TOP/tests/harness/vm.sh" "$t" check
+}
+
 # kernel_lane K: kernel K's static checks, suite (but split_tests) and
-# kmemleak self-test.
+# kmemleak self-test; the debug kernel's tree as a tree of your own.
 kernel_lane() {
 	local k=$1 h=$TOP/tests/harness split
 	note "=== $k: $(kernel_desc "$k") ==="
@@ -178,6 +193,7 @@ kernel_lane() {
 	# make sign for real, and a boot with module.sig_enforce=1 where the
 	# preflight must say no (test-execns-preflight): one row is enough.
 	[ "$k" != trixie ] || step "$k-sign" "$k: make sign, and a guest with module.sig_enforce=1" "$h/sign-check.sh" "$k"
+	[ "$k" != debug ] || step "$k-tree" "$k: its tree as a kernel tree of your own" tree_suite "$k"
 	# Its own boot, and only where kmemleak is (skips at once elsewhere;
 	# the x86_64 kernels only, as before).
 	if arch_native "$(kernel_arch "$k")"; then

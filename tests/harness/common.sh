@@ -14,6 +14,9 @@ LOGS=$EXECNS_CACHE/logs
 MIRROR=${EXECNS_MIRROR:-http://deb.debian.org/debian}
 SEC_MIRROR=${EXECNS_SEC_MIRROR:-http://deb.debian.org/debian-security}
 KERNELS_CONF=$TOP/tests/kernels.conf
+# Kernel trees of your own (make check KERNEL=/path/to/linux), registered
+# by tree-kernel.sh as rows of the same form as tests/kernels.conf's.
+TREES_CONF=$EXECNS_CACHE/trees.conf
 
 die() { printf 'execns: error: %s\n' "$*" >&2; exit 2; }
 note() { printf 'execns: %s\n' "$*" >&2; }
@@ -23,18 +26,25 @@ mkdir -p "$LOGS"
 # kernel_names: the names in tests/kernels.conf, in order.
 kernel_names() { awk '!/^#/ && NF { print $1 }' "$KERNELS_CONF"; }
 
+# kernel_rows: the lines of tests/kernels.conf and of the registered trees.
+kernel_rows() { cat "$KERNELS_CONF" "$TREES_CONF" 2>/dev/null || true; }
+
 # kernel_field NAME COLUMN: one column of a kernel's line; dies on an unknown name.
 kernel_field() {
 	local v
-	v=$(awk -v n="$1" -v c="$2" '!/^#/ && $1 == n { print $c }' "$KERNELS_CONF")
-	[ -n "$v" ] || die "unknown KERNEL '$1' (known: $(kernel_names | tr '\n' ' '))"
+	v=$(kernel_rows | awk -v n="$1" -v c="$2" '!/^#/ && $1 == n { print $c; exit }')
+	[ -n "$v" ] || die "unknown KERNEL '$1' (known: $(kernel_names | tr '\n' ' '), or the path of a built kernel tree)"
 	printf '%s\n' "$v"
 }
 
 # kernel_desc NAME: the "what" column of a kernel's line (the seventh on).
 kernel_desc() {
-	awk -v n="$1" '!/^#/ && $1 == n { for (i = 1; i <= 6; i++) $i = ""; sub(/^ +/, ""); print }' "$KERNELS_CONF"
+	kernel_rows | awk -v n="$1" '!/^#/ && $1 == n { for (i = 1; i <= 6; i++) $i = ""; sub(/^ +/, ""); print; exit }'
 }
+
+# kernel_tree NAME: whether a row is a kernel tree of your own
+# (tree-kernel.sh): its suites column is the tree's path.
+kernel_tree() { case $(kernel_suites "$1") in /*) return 0 ;; esac; return 1; }
 
 # kernel_arch NAME: a kernel's architecture (x86_64, arm64, s390x).
 kernel_arch() { kernel_field "$1" 2; }
@@ -57,6 +67,7 @@ kernel_proof() {
 	v=$(kernel_field "$1" 6)
 	case $v in
 	proven) echo proven ;;
+	any) echo any ;;
 	refused:?*) printf 'refused %s\n' "${v#refused:}" ;;
 	*) die "KERNEL=$1: proof column '$v' in tests/kernels.conf is neither proven nor refused:SITE" ;;
 	esac
@@ -111,6 +122,35 @@ arch_cross() {
 arch_native() { [ "$1" = x86_64 ]; }
 
 kdir() { printf '%s/kernels/%s\n' "$EXECNS_CACHE" "$1"; }
+
+# kbuild_dir KERNEL: its kbuild tree, as a path in the build root: the
+# build link of its release, or a tree of your own (kdir's kbuild file).
+kbuild_dir() {
+	local kd
+	kd=$(kdir "$1")
+	if [ -s "$kd/kbuild" ]; then
+		cat "$kd/kbuild"
+	else
+		printf '/lib/modules/%s/build\n' "$(cat "$kd/release")"
+	fi
+}
+
+# kbuild_host KERNEL: the same tree, as a path on this machine.
+kbuild_host() {
+	local kd b t
+	kd=$(kdir "$1")
+	if [ -s "$kd/kbuild" ]; then
+		b=$(cat "$kd/kbuild")
+		if [ -e "$b/.config" ]; then printf '%s\n' "$b"; else printf '%s%s\n' "$ROOT" "$b"; fi
+		return
+	fi
+	b=/lib/modules/$(cat "$kd/release")/build
+	t=$(readlink "$ROOT$b") || die "$1: no build tree for $(cat "$kd/release") in the build root"
+	case $t in
+	/*) printf '%s%s\n' "$ROOT" "$t" ;;
+	*) printf '%s%s/%s\n' "$ROOT" "${b%/build}" "$t" ;;
+	esac
+}
 
 # cross_dir KERNEL: where guest-cross.sh builds a foreign kernel's guest
 # programs in the build root: one directory per tree, architecture and
@@ -180,7 +220,7 @@ kbuild_ext() {
 	kd=$(kdir "$k") arch=$(kernel_arch "$k")
 	arch_native "$arch" ||
 		cross=(ARCH="$(arch_kbuild "$arch")" CROSS_COMPILE="$(arch_cross "$arch")")
-	in_root make -C "/lib/modules/$(cat "$kd/release")/build" M="$dir" CC="$(cat "$kd/cc")" \
+	in_root make -C "$(kbuild_dir "$k")" M="$dir" CC="$(cat "$kd/cc")" \
 		"${cross[@]}" "$@" modules
 }
 
@@ -192,11 +232,19 @@ logged() {
 }
 
 # in_root CMD...: run CMD in the build root, in a private mount namespace so
-# its /proc (objtool needs one) vanishes with it, whatever happens.
+# its /proc (objtool needs one) vanishes with it, whatever happens.  The
+# kernel trees of your own outside the build root (tree-kernel.sh's
+# trees.binds) are mounted there at their own paths, so their kbuild files,
+# which name them, work unchanged.
 in_root() {
 	unshare --mount --fork -- sh -c '
 		r=$1; shift
 		mount -t proc proc "$r/proc"
+		if [ -s "$r/../trees.binds" ]; then
+			while read -r p; do
+				[ -d "$p" ] && mkdir -p "$r$p" && mount --bind "$p" "$r$p"
+			done <"$r/../trees.binds"
+		fi
 		exec chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 			HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
 	' in_root "$ROOT" "$@"

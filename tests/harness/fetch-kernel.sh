@@ -33,6 +33,8 @@
 . "$(dirname "$0")/common.sh"
 
 name=${1:?usage: fetch-kernel.sh NAME [trace-tools]}
+# A kernel tree of your own is taken from the tree, not fetched.
+! kernel_tree "$name" || exec "$TOP/tests/harness/tree-kernel.sh" "$name"
 suites=$(kernel_suites "$name")
 # A suite written SUITE@VERSION pins the kernel to that version of SUITE's
 # (tests/kernels.conf says when and why): pin_suite and pin_ver, and

@@ -26,10 +26,8 @@
 
 kernel=${1:?usage: hook-sites.sh KERNEL}
 kd=$(kdir "$kernel")
-release=$(cat "$kd/release")
-# The build tree, through the build root's link (absolute inside the root).
-build=$(readlink "$ROOT/lib/modules/$release/build") || die "$kernel: no build tree for $release in the build root"
-case $build in /*) build=$ROOT$build ;; *) build=$ROOT/lib/modules/$release/$build ;; esac
+# The build tree: the build root's link, or a tree of your own.
+build=$(kbuild_host "$kernel")
 
 # hooked: the functions module/uidhooks.c and unshare.c hook.
 hooked="free_uid put_ucounts alloc_uid alloc_ucounts find_user commit_creds ksys_unshare"

@@ -16,15 +16,14 @@
 kernel=${1:?usage: kmemleak-selftest.sh KERNEL}
 "$TOP/tests/harness/fetch-kernel.sh" "$kernel"
 kd=$(kdir "$kernel")
-release=$(cat "$kd/release")
 NAME="kmemleak self-test: post-rmmod-kmemleak fails on a leak"
 n=0
 
 echo "KTAP version 1"
 echo "1..3"
-# The kernel's .config, read where its build link points: in the build root.
-config=$(in_root cat "/lib/modules/$release/build/.config") ||
-	die "no .config in /lib/modules/$release/build of the build root"
+# The kernel's .config, in its build tree.
+config=$(cat "$(kbuild_host "$kernel")/.config") ||
+	die "no .config in $kernel's build tree ($(kbuild_dir "$kernel") in the build root)"
 if ! grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' <<<"$config"; then
 	for t in "$NAME" "kmemleak self-test: the report names the leak's backtrace" \
 		"kmemleak self-test: the kernel-log check trips on the leak"; do

@@ -131,8 +131,10 @@ for k in "$@"; do
 		# The same 6.12 source as trixie's headers, whose W=1 and sparse
 		# passes stand for it; KASAN's instrumentation would only add
 		# frame-size noise.
-		echo "ok $((n + 1)) - $k: W=1 build # SKIP same 6.12 source as the trixie headers; W=1 and sparse run there"
-		echo "ok $((n + 2)) - $k: sparse (C=1, every file) # SKIP same 6.12 source as the trixie headers; W=1 and sparse run there"
+		why="same 6.12 source as the trixie headers; W=1 and sparse run there"
+		! kernel_tree "$k" || why="a kernel tree of your own: the module is built against it W=1; sparse runs on Debian's headers"
+		echo "ok $((n + 1)) - $k: W=1 build # SKIP $why"
+		echo "ok $((n + 2)) - $k: sparse (C=1, every file) # SKIP $why"
 		n=$((n + 2))
 		"$TOP/tests/harness/build-module.sh" "$k" >"$log" 2>&1 || true
 	else
@@ -191,7 +193,11 @@ for k in "$@"; do
 	esac
 	if kernel_built "$k"; then
 		n=$((n + 1))
-		echo "ok $n - $k: make dkms-install # SKIP not a packaged kernel: its build tree belongs to its build script, which may be rebuilding it; dkms runs on the trixie headers of the same source"
+		if kernel_tree "$k"; then
+			echo "ok $n - $k: make dkms-install # SKIP a kernel tree of your own: dkms installs for packaged kernels; it runs on Debian's headers"
+		else
+			echo "ok $n - $k: make dkms-install # SKIP not a packaged kernel: its build tree belongs to its build script, which may be rebuilding it; dkms runs on the trixie headers of the same source"
+		fi
 		continue
 	fi
 	log=$LOGS/lint-dkms-$TREE-$k.log
