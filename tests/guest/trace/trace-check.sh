@@ -197,6 +197,7 @@ elif [ ! -e /proc/sys/net/core/bpf_jit_enable ]; then
 	skip "$fexit_name" "this kernel has no BPF JIT, so no BPF trampoline (fexit) can sit on free_uid"
 else
 	printf '%s\n' 'kretfunc:free_uid { @frees = count(); }' 'interval:s:1 { printf("attached\n"); }' >/tmp/fexit.bt
+	: >/tmp/fexit.out
 	bpftrace /tmp/fexit.bt >/tmp/fexit.out 2>&1 &
 	pid=$!
 	i=0
