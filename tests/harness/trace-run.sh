@@ -25,6 +25,8 @@ perf | bpftrace | tracefs | all) ;;
 *) die "unknown TOOL '$tool' (perf, bpftrace, tracefs or stap)" ;;
 esac
 kernel_field "$kernel" 1 >/dev/null
+[ "$tool" != tracefs ] || [ -z "$cmd" ] ||
+	die "TOOL=tracefs runs docs/tracing.md's tracefs recipe as written there, which has its own command: leave CMD empty"
 
 work=$(mktemp -d /tmp/execns-trace.XXXXXX)
 trap 'rm -rf "$work"' EXIT
