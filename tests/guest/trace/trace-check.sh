@@ -108,13 +108,13 @@ fi
 # --- bpftrace ---
 if ! command -v bpftrace >/dev/null; then
 	skip "bpftrace recipe: trace/uidacct.bt" "no bpftrace in this guest"
-	skip "bpftrace: tables" "no bpftrace in this guest"
+	skip "bpftrace recipe: tables" "no bpftrace in this guest"
 elif [ ! -e /sys/kernel/btf/vmlinux ]; then
 	# bpftrace parses tracepoint arguments from BTF ("BTF is required
 	# for parsing tracepoint arguments"), which the debug kernel is built
 	# without; started anyway, it spent its TCG start-up on that message.
 	skip "bpftrace recipe: trace/uidacct.bt" "no kernel BTF (/sys/kernel/btf/vmlinux): bpftrace cannot parse tracepoint arguments without it"
-	skip "bpftrace: tables" "no kernel BTF"
+	skip "bpftrace recipe: tables" "no kernel BTF"
 else
 	execns-trace bpftrace /tmp/work-bt.sh /tmp/trace-bt.out >/tmp/bt.log 2>&1
 	rc=$?
@@ -124,7 +124,7 @@ else
 		# A start-up failure with BTF there (a script a bpftrace version
 		# refuses, a verifier error) is a failure, not a skip.
 		result 1 "bpftrace recipe: trace/uidacct.bt starts: ${reason:-see the log above}"
-		result 1 "bpftrace: tables (bpftrace did not start)"
+		result 1 "bpftrace recipe: tables (bpftrace did not start)"
 	else
 		expect /tmp/work-bt.out
 		# uidacct.bt's last report (END's), from its "uidacct:" line:
