@@ -125,8 +125,10 @@ suite: deps
 stap-run: deps
 	@$(H)/stap-run.sh $(KERNEL) "$(SCRIPT)" "$$CMD" "$(ADD)"
 
-# One tracing tool in the guest around CMD: perf (perf stat -a -e 'execns:*'),
-# bpftrace (trace/uidacct.bt, or BT=FILE) or stap (SCRIPT, default
+# One tracing tool in the guest around CMD, as docs/tracing.md's recipes
+# run it, on the tools of the kernel's release: perf (perf stat -a -x, -e
+# 'execns:*'; no CMD: the recipe as written), bpftrace (trace/uidacct.bt,
+# or BT=FILE), tracefs (the recipe as written) or stap (SCRIPT, default
 # stap/uidacct.stp), e.g.
 # make trace-run KERNEL=backports TOOL=bpftrace CMD="test-uid-workload"
 TOOL ?= perf

@@ -69,10 +69,10 @@ fi
 for k in "$@"; do
 	! kernel_built "$k" || continue
 	"$TOP/tests/harness/fetch-kernel.sh" "$k" || setup_failed
-	# A foreign kernel's perf and bpftrace, staprun and stapio too (the
-	# build root's serve x86_64).
-	# (tools_row: only for a row that gets a tracing tools lane.)
-	arch_native "$(kernel_arch "$k")" || ! tools_row "$k" || "$TOP/tests/harness/fetch-kernel.sh" "$k" trace-tools || setup_failed
+	# The perf and bpftrace of the kernel's own suites (every row's), a
+	# foreign kernel's staprun and stapio too (the build root's serve
+	# x86_64).  (tools_row: only for a row that gets a tracing tools lane.)
+	! tools_row "$k" || "$TOP/tests/harness/fetch-kernel.sh" "$k" trace-tools || setup_failed
 	arch_native "$(kernel_arch "$k")" || ! tools_row "$k" || "$TOP/tests/harness/fetch-kernel.sh" "$k" stap-runtime || setup_failed
 done
 # What the lanes would otherwise build at the same time: the host's guest
@@ -210,9 +210,8 @@ tools_lane() {
 	# the guest run one KTAP skip that says why (STAP_S390X_SKIP in
 	# common.sh).
 	step "$k-stap" "$k: SystemTap" "$h/stap-check.sh" "$k"
-	# perf and bpftrace: the build root's for x86_64, Debian's arm64 and
-	# s390x builds of the kernel's own suites for those (fetch-kernel.sh
-	# NAME trace-tools).
+	# docs/tracing.md's recipes on the perf and bpftrace of the kernel's
+	# own suites (fetch-kernel.sh NAME trace-tools).
 	step "$k-trace" "$k: perf and bpftrace" "$h/trace-check.sh" "$k"
 }
 

@@ -23,8 +23,8 @@
 # compiler their .config names.
 #
 # Usage: fetch-kernel.sh NAME	(prints nothing on a warm cache)
-#        fetch-kernel.sh NAME trace-tools	(a foreign kernel's perf and
-#        bpftrace, for the trace checks, in $EXECNS_CACHE/kernels/NAME/trace-tools)
+#        fetch-kernel.sh NAME trace-tools	(the perf and bpftrace of the
+#        kernel's own suites, for the trace checks, in $EXECNS_CACHE/kernels/NAME/trace-tools)
 #        fetch-kernel.sh NAME refresh	(make fetch-refresh: the package
 #        lists again, and the kernel again if its suites now have a newer one)
 #        fetch-kernel.sh NAME stap-runtime	(a foreign kernel's staprun and
@@ -265,6 +265,8 @@ fetch_programs() {
 		note "fetching $pkgs for $deb failed on the package lists cached in the root; updating them"
 		rm -rf "${ROOT:?}$APT_STATE/lists"
 		foreign_update
+		[ -n "$APT_OPTS" ] || logged root-update.log in_root apt-get -q update ||
+			die "apt-get update in the build root failed: is the Debian package registry reachable? (log: $LOGS/root-update.log)"
 		rm -f "$ROOT$dl"/*.deb
 		# shellcheck disable=SC2086
 		resolve_download "$opts" "$dl" "$log" $pkgs ||
@@ -292,12 +294,22 @@ fetch_programs() {
 # DIR/util-linux.
 fetch_util_linux() { fetch_programs "$1/util-linux" util-linux lsns nsenter; }
 
-# fetch_trace_tools DIR: perf and bpftrace for a foreign guest's trace
-# checks (an x86_64 guest gets the build root's own), in DIR/trace-tools;
-# fetched only when a trace check first needs them.  Debian's linux-perf
-# is one package for every kernel of a release: the kernel's suites give
-# the one built from its own source.
-fetch_trace_tools() { fetch_programs "$1/trace-tools" "linux-perf bpftrace" perf bpftrace; }
+# fetch_trace_tools DIR: perf and bpftrace for a guest's trace checks, in
+# DIR/trace-tools, as a user of the kernel's release has them: the kernel's
+# suites' (bookworm's bpftrace 0.17 and perf 6.1, trixie's, ...), for
+# x86_64 as for the other architectures; fetched only when a trace check
+# first needs them.  Debian's linux-perf is one package for every kernel of
+# a release: the kernel's suites give the one built from its own source.  A
+# backports suite comes with the release it extends (trixie-backports:
+# trixie too), where the rest of the tools and their libraries are; among
+# both, the newer version of each package wins, as with apt-get -t.
+fetch_trace_tools() {
+	local s ps=$suites
+	for s in $(printf '%s' "$suites" | tr , ' '); do
+		case $s in *-backports) case ,$ps, in *,"${s%-backports}",*) ;; *) ps=$ps,${s%-backports} ;; esac ;; esac
+	done
+	PROG_SUITES=$ps fetch_programs "$1/trace-tools" "linux-perf bpftrace" perf bpftrace
+}
 
 # stap_suite VERSION: the suite whose systemtap-runtime for $deb is VERSION.
 stap_suite() {
@@ -507,9 +519,8 @@ finish_fetch() {
 	rm -rf "$out" && mv "$out.tmp" "$out"
 }
 
-# trace_tools: perf and bpftrace for the fetched foreign kernel (once).
+# trace_tools: perf and bpftrace of the fetched (or built) kernel's suites (once).
 trace_tools() {
-	[ -n "$APT_OPTS" ] || die "fetch-kernel.sh: $name's perf and bpftrace come from the build root, not from here"
 	[ -s "$out/release" ] || die "fetch-kernel.sh: fetch $name first (make fetch KERNEL=$name)"
 	[ -d "$out/trace-tools" ] && exit 0
 	exec 9>"$EXECNS_CACHE/.root.lock"
@@ -578,10 +589,11 @@ stap_runtime() {
 
 main() {
 	[ "${2:-}" != refresh ] || refresh
+	# (before the built kernels' exec: their tools come from their suites too)
+	[ "${2:-}" != trace-tools ] || trace_tools
 	# The debug kernel is built here, not fetched: same layout, its own script.
 	[ "$name" = debug ] && exec "$TOP/tests/harness/build-debug-kernel.sh"
 	[ "$name" = bypass ] && exec "$TOP/tests/harness/build-bypass-kernel.sh"
-	[ "${2:-}" != trace-tools ] || trace_tools
 	[ "${2:-}" != stap-runtime ] || stap_runtime
 	# tests/kernels.conf moved a pin: that version, not the cached one.
 	if [ -n "$pin_ver" ] && [ -s "$out/version" ] && [ "$(cat "$out/version")" != "$pin_ver" ]; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# perf and bpftrace over the module's tracepoints on one kernel, as KTAP
-# (tests/guest/trace/trace-check.sh in the guest, one boot for both tools).
+# docs/tracing.md's recipes (its tracepoint table, tracefs, perf and
+# bpftrace) on one kernel, with the perf and bpftrace of its own release,
+# as KTAP (tests/guest/trace/trace-check.sh in the guest, one boot for all).
 #
 # Usage: trace-check.sh KERNEL
 

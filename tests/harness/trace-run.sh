@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Run one tracing tool over a shell command in a guest of the matrix, with
-# the module loaded, and print the tool's output: perf (perf stat -a -e
-# 'execns:*'), bpftrace (trace/uidacct.bt, or BT=FILE) or stap (stap-run.sh
-# with SCRIPT, default stap/uidacct.stp).  perf and bpftrace are Debian's,
-# copied into the initramfs with their shared libraries: for an x86_64
-# kernel the build root's (installed there on first use), for arm64 and
-# s390x the kernel's architecture's, of its own suites (fetch-kernel.sh
-# NAME trace-tools, once per kernel).
+# the module loaded, and print the tool's output: perf (docs/tracing.md's
+# recipe, perf stat -a -x, -e 'execns:*', around CMD; with no CMD the
+# recipe exactly as written), bpftrace (the recipe, bpftrace
+# trace/uidacct.bt, or BT=FILE, around CMD), tracefs (the recipe as
+# written; no CMD) or stap (stap-run.sh with SCRIPT, default
+# stap/uidacct.stp).  perf and bpftrace are Debian's, of the kernel's own
+# suites (bookworm's bpftrace 0.17 and perf 6.1 for bookworm, and so on;
+# fetch-kernel.sh NAME trace-tools, once per kernel), copied into the
+# initramfs with their shared libraries.
 #
 # Usage: trace-run.sh KERNEL TOOL "CMD" ["ADD FILES"]
 # Environment: TRACE_GUEST_CMD (run this in the guest instead, e.g.
@@ -16,45 +18,25 @@
 
 . "$(dirname "$0")/common.sh"
 
-kernel=${1:?usage: trace-run.sh KERNEL perf|bpftrace|stap CMD [ADD]} tool=${2:?no TOOL} cmd=${3:-} add=${4:-}
+kernel=${1:?usage: trace-run.sh KERNEL perf|bpftrace|tracefs|stap CMD [ADD]} tool=${2:?no TOOL} cmd=${3:-} add=${4:-}
 case $tool in
 stap) exec "$TOP/tests/harness/stap-run.sh" "$kernel" "${SCRIPT:-$TOP/stap/uidacct.stp}" "$cmd" "$add" ;;
-perf | bpftrace | all) ;;
-*) die "unknown TOOL '$tool' (perf, bpftrace or stap)" ;;
+perf | bpftrace | tracefs | all) ;;
+*) die "unknown TOOL '$tool' (perf, bpftrace, tracefs or stap)" ;;
 esac
 kernel_field "$kernel" 1 >/dev/null
+[ "$tool" != tracefs ] || [ -z "$cmd" ] ||
+	die "TOOL=tracefs runs docs/tracing.md's tracefs recipe as written there, which has its own command: leave CMD empty"
 
 work=$(mktemp -d /tmp/execns-trace.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# tools: perf and bpftrace in the build root, once (as buildroot.sh does).
-# Under the build root's lock: check.sh's lanes may get here together.
-have_tools() { in_root sh -c 'command -v perf && command -v bpftrace' >/dev/null 2>&1; }
-tools() {
-	have_tools && return
-	exec 9>"$EXECNS_CACHE/.root.lock"
-	flock 9
-	if ! have_tools; then
-		note "installing linux-perf and bpftrace in the build root"
-		logged root-trace-tools.log in_root apt-get install -y -q --no-install-recommends linux-perf bpftrace ||
-			die "installing linux-perf and bpftrace in the build root failed (log: $LOGS/root-trace-tools.log)"
-	fi
-	exec 9>&-
-}
-
-# copy BINARY...: each binary, its shared libraries and the loader, into $work/x.
-copy() {
-	local f
-	for f in "$@" $(in_root ldd "$@" |
-		awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $1 !~ /:$/ { print $1 }' | sort -u); do
-		mkdir -p "$work/x$(dirname "$f")"
-		cp -L "$ROOT$f" "$work/x$f"
-	done
-}
-
-# foreign_tools: a foreign kernel's perf and bpftrace (both, whatever
-# TOOL is: they come as one fetch), in the guest's /usr/local/bin.
-foreign_tools() {
+# row_tools: the perf and bpftrace of the kernel's own suites (both,
+# whatever TOOL is: they come as one fetch), in the guest's
+# /usr/local/bin: bookworm's bpftrace 0.17 and perf 6.1 for bookworm, and so
+# on, as a user of that release has them (fetch-kernel.sh NAME trace-tools,
+# once per kernel).
+row_tools() {
 	local t
 	"$TOP/tests/harness/fetch-kernel.sh" "$kernel"
 	"$TOP/tests/harness/fetch-kernel.sh" "$kernel" trace-tools
@@ -71,17 +53,28 @@ mkdir -p "$work/x/usr/local/bin" "$work/x/root/trace" "$work/x/etc"
 # RAM until unpacked.
 : "${EXECNS_MEM:=2G}"
 export EXECNS_MEM
-if ! arch_native "$(kernel_arch "$kernel")"; then
-	foreign_tools
-else
-	tools
-	case $tool in
-	perf) copy /usr/bin/perf ;;
-	bpftrace) copy /usr/bin/bpftrace ;;
-	all) copy /usr/bin/perf /usr/bin/bpftrace ;;
-	esac
-fi
+[ "$tool" = tracefs ] || row_tools
 cp "$TOP"/trace/*.bt "$work/x/root/trace/"
+# The recipes of docs/tracing.md, as written there: each fenced block
+# after a "<!-- recipe: NAME -->" line, in the guest's /root/recipes/NAME
+# (run from /root, where trace/ is, as a user runs them from the tree).
+mkdir -p "$work/x/root/recipes"
+awk -v d="$work/x/root/recipes" '
+	/^<!-- recipe: [a-z]+ -->$/ { name = $3; next }
+	name != "" && /^```/ { if (out) { close(out); out = ""; name = "" } else out = d "/" name; next }
+	out { print > out }' "$TOP/docs/tracing.md"
+# The tracepoint table of docs/tracing.md, "EVENT FIELD..." per event,
+# for the guest to hold against the events' format files.
+awk '/^## Tracepoints/ { t = 1; next } t && /^## / { t = 0 }
+	t && /^\| `execns:/ {
+		split($0, c, "|"); ev = c[2]; f = c[3]
+		gsub(/\([^)]*\)/, "", f); gsub(/[`, ]+/, " ", f)
+		n = split(ev, e, "`")
+		for (i = 2; i <= n; i += 2) print e[i], f
+	}' "$TOP/docs/tracing.md" >"$work/x/root/recipes/fields"
+for r in tracefs perf bpftrace fields; do
+	[ -s "$work/x/root/recipes/$r" ] || die "docs/tracing.md has no '$r' recipe (a fenced block after <!-- recipe: $r -->, or the tracepoint table)"
+done
 [ -z "${BT:-}" ] || cp "$BT" "$work/x/root/trace/user.bt"
 install -m 755 "$TOP/tests/guest/trace/trace-guest.sh" "$work/x/usr/local/bin/execns-trace"
 install -m 755 "$TOP/tests/guest/trace/trace-check.sh" "$work/x/usr/local/bin/execns-trace-check"

@@ -1,10 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# In the guest (as /usr/local/bin/execns-trace-check): perf and bpftrace
-# over the module's tracepoints, as KTAP.  Each tool watches one run of
+# In the guest (as /usr/local/bin/execns-trace-check): the recipes of
+# docs/tracing.md, run as the doc writes them (/root/recipes, copied from
+# it by trace-run.sh) on the perf and bpftrace of the kernel's own release,
+# as KTAP.  The doc's tracepoint table must name each event's fields as its
+# format file does; the tracefs recipe must show a table's events; perf's
+# recipe and bpftrace's (trace/uidacct.bt) each watch one run of
 # test-uid-workload (three tables, each with the uids its "# table T uids
 # ..." line names, all ended, their user_structs freed from RCU callbacks,
-# before it exits) and its counts must match the workload's exactly.
+# before it exits) and their counts must match the workload's exactly.
 # A tool that does not start here is a skip with its own error message.
 
 n=0
@@ -31,52 +35,86 @@ perf_count() {
 	awk -F, -v e="execns:$1" '$3 == e { print $1 }' /tmp/trace-perf.out
 }
 
+# The tools, as this guest has them (the kernel's own suites').
+perf_v=$(perf --version 2>/dev/null | head -n 1) bt_v=$(bpftrace --version 2>/dev/null | head -n 1)
 echo "KTAP version 1"
-echo "1..5"
-echo 'test-uid-workload >/tmp/work-perf.out 2>&1' >/tmp/work-perf.sh
+echo "1..7"
+echo "# ${perf_v:-no perf}; ${bt_v:-no bpftrace}"
 echo 'test-uid-workload >/tmp/work-bt.out 2>&1' >/tmp/work-bt.sh
 
-# --- perf ---
+# --- docs/tracing.md's tracepoint table against the events' format files ---
+# /root/recipes/fields: "EVENT FIELD..." per event, from the doc's table.
+ok=0
+while read -r ev fields; do
+	f=/sys/kernel/tracing/events/execns/${ev#execns:}/format
+	want=$(printf '%s\n' $fields | sort | tr '\n' ' ')
+	# "field:TYPE NAME;" (NAME[LEN] for arrays), common_* left out.
+	have=$(sed -n 's/^[[:space:]]*field:[^;]*[ *]\([a-z_0-9]*\)\(\[[^]]*\]\)\{0,1\};.*/\1/p' "$f" 2>/dev/null |
+		grep -v '^common_' | sort | tr '\n' ' ')
+	[ "$want" = "$have" ] || { echo "# $ev: docs/tracing.md says: $want; its format file: ${have:-(none)}"; ok=1; }
+done </root/recipes/fields
+events=$(wc -l </root/recipes/fields)
+# And every event of the module is in the table.
+for d in /sys/kernel/tracing/events/execns/*/; do
+	ev=$(basename "$d")
+	grep -q "^execns:$ev " /root/recipes/fields || { echo "# execns:$ev is not in docs/tracing.md's table"; ok=1; }
+done
+result $ok "docs/tracing.md's tracepoint table: each of the $events events' fields as its format file names them"
+
+# --- the tracefs recipe, as written ---
+execns-trace tracefs >/tmp/tracefs.log 2>&1
+rc=$?
+sed 's/^/# /' /tmp/tracefs.log
+t=/tmp/trace-tracefs.out
+[ $rc -eq 0 ] &&
+	grep -qE 'execns_call: pid=[0-9]+ comm=execns flags=CLONE_NEWUTS\|CLONE_NEWUSER filename=/[^ ]*/sh$' $t &&
+	grep -qE 'table_create: id=[0-9]+ parent=0$' $t &&
+	grep -qE 'uid_alloc: uid=0 table=[0-9]+ refs=[0-9]+ epoll_watches=0 pipe_bufs=0 unix_inflight=0 locked_vm=0 watches=0 user=' $t &&
+	grep -qE 'execns_return: pid=[0-9]+ result=0 duration_ns=[0-9]+$' $t &&
+	grep -qx '0' $t
+result $? "tracefs recipe: execns_call, table_create, uid_alloc and execns_return with result=0 in the trace, and id -u printed 0 (exit $rc)"
+
+# --- perf: the recipe, as written ---
 if ! command -v perf >/dev/null; then
-	skip "perf stat -e 'execns:*'" "no perf in this guest"
-	skip "perf: ucounts" "no perf in this guest"
-elif ! execns-trace perf /tmp/work-perf.sh >/tmp/perf.log 2>&1 ||
+	skip "perf recipe: perf stat -e 'execns:*'" "no perf in this guest"
+	skip "perf recipe: ucounts" "no perf in this guest"
+elif ! execns-trace perf >/tmp/perf.log 2>&1 ||
 	[ -z "$(perf_count uid_alloc)" ]; then
-	sed 's/^/# /' /tmp/perf.log /tmp/work-perf.out
+	sed 's/^/# /' /tmp/perf.log
 	# No count at all, with an error of perf's own: perf cannot run here.
 	# Anything else (an event missing, the workload failing) is a failure.
-	reason=$(grep -viE '^#|^ *$|^ok |^not ok |^1\.\.|KTAP|execns:' /tmp/perf.log | head -n 1)
+	reason=$(grep -viE '^#|^ *$|^ok |^not ok |^1\.\.|KTAP|execns:' /tmp/trace-perf.out | head -n 1)
 	if ! grep -q 'execns:' /tmp/trace-perf.out 2>/dev/null && [ -n "$reason" ]; then
-		skip "perf stat -e 'execns:*'" "perf does not run here: $reason"
-		skip "perf: ucounts" "perf does not run here"
+		skip "perf recipe: perf stat -e 'execns:*'" "perf does not run here: $reason"
+		skip "perf recipe: ucounts" "perf does not run here"
 	else
-		result 1 "perf stat -e 'execns:*' over test-uid-workload"
-		result 1 "perf: ucounts"
+		result 1 "perf recipe: perf stat -a -x, -e 'execns:*' -- test-uid-workload"
+		result 1 "perf recipe: ucounts"
 	fi
 else
-	sed 's/^/# /' /tmp/trace-perf.out
-	expect /tmp/work-perf.out
+	sed 's/^/# /' /tmp/perf.log
+	expect /tmp/trace-perf.out.cmd
 	a=$(perf_count uid_alloc) f=$(perf_count uid_free) tc=$(perf_count table_create)
 	td=$(perf_count table_destroy) c=$(perf_count execns_call) r=$(perf_count execns_return)
 	echo "# expected: $ntables tables, $nuids user_structs"
 	[ "$ntables" -eq 3 ] && [ "$a" = "$nuids" ] && [ "$f" = "$nuids" ] &&
 		[ "$tc" = "$ntables" ] && [ "$td" = "$ntables" ] && [ "$c" = "$ntables" ] && [ "$r" = "$ntables" ]
-	result $? "perf stat: uid_alloc $a, uid_free $f (want $nuids), table_create $tc, table_destroy $td, execns_call $c, execns_return $r (want $ntables)"
+	result $? "perf recipe: uid_alloc $a, uid_free $f (want $nuids), table_create $tc, table_destroy $td, execns_call $c, execns_return $r (want $ntables)"
 	ua=$(perf_count ucounts_alloc) uf=$(perf_count ucounts_free)
 	[ "${ua:-0}" -gt 0 ] && [ "$ua" = "$uf" ]
-	result $? "perf stat: ucounts_alloc $ua = ucounts_free $uf, not 0"
+	result $? "perf recipe: ucounts_alloc $ua = ucounts_free $uf, not 0"
 fi
 
 # --- bpftrace ---
 if ! command -v bpftrace >/dev/null; then
-	skip "bpftrace trace/uidacct.bt" "no bpftrace in this guest"
-	skip "bpftrace: tables" "no bpftrace in this guest"
+	skip "bpftrace recipe: trace/uidacct.bt" "no bpftrace in this guest"
+	skip "bpftrace recipe: tables" "no bpftrace in this guest"
 elif [ ! -e /sys/kernel/btf/vmlinux ]; then
 	# bpftrace parses tracepoint arguments from BTF ("BTF is required
 	# for parsing tracepoint arguments"), which the debug kernel is built
 	# without; started anyway, it spent its TCG start-up on that message.
-	skip "bpftrace trace/uidacct.bt" "no kernel BTF (/sys/kernel/btf/vmlinux): bpftrace cannot parse tracepoint arguments without it"
-	skip "bpftrace: tables" "no kernel BTF"
+	skip "bpftrace recipe: trace/uidacct.bt" "no kernel BTF (/sys/kernel/btf/vmlinux): bpftrace cannot parse tracepoint arguments without it"
+	skip "bpftrace recipe: tables" "no kernel BTF"
 else
 	execns-trace bpftrace /tmp/work-bt.sh /tmp/trace-bt.out >/tmp/bt.log 2>&1
 	rc=$?
@@ -85,8 +123,8 @@ else
 	if [ $rc -eq 125 ]; then
 		# A start-up failure with BTF there (a script a bpftrace version
 		# refuses, a verifier error) is a failure, not a skip.
-		result 1 "bpftrace trace/uidacct.bt starts: ${reason:-see the log above}"
-		result 1 "bpftrace: tables (bpftrace did not start)"
+		result 1 "bpftrace recipe: trace/uidacct.bt starts: ${reason:-see the log above}"
+		result 1 "bpftrace recipe: tables (bpftrace did not start)"
 	else
 		expect /tmp/work-bt.out
 		# uidacct.bt's last report (END's), from its "uidacct:" line:
@@ -123,9 +161,9 @@ else
 		grep -qs '^rcuo' /proc/[0-9]*/comm || in_softirq=1
 		if [ $ok -ne 0 ] && [ $rc -eq 0 ] && [ "$ntables" -eq 3 ] && [ "$rows" -eq "$nuids" ] && [ "$bad" -gt 0 ] &&
 			[ "$bad" -le "${misses:-0}" ] && [ $in_softirq -eq 1 ]; then
-			result 0 "bpftrace uidacct.bt: each of the $nuids (table, uid) allocated once and freed once, but for $bad events BPF dropped ($misses recursion misses; RCU callbacks run in softirq here)"
+			result 0 "bpftrace recipe: each of the $nuids (table, uid) allocated once and freed once, but for $bad events BPF dropped ($misses recursion misses; RCU callbacks run in softirq here)"
 		else
-			result $ok "bpftrace uidacct.bt: each of the $nuids (table, uid) allocated once and freed once ($rows in the last report)"
+			result $ok "bpftrace recipe: each of the $nuids (table, uid) allocated once and freed once ($rows in the last report)"
 		fi
 		# The last report's counts; short of $ntables by at most the
 		# misses, in all, where events can be dropped.
@@ -133,19 +171,20 @@ else
 		destroyed=$(sed -n 's/^tables created [0-9]* destroyed \([0-9]*\)$/\1/p' /tmp/trace-bt.out | tail -n 1)
 		created=${created:--1} destroyed=${destroyed:--1}
 		if [ "$created" -eq "$ntables" ] && [ "$destroyed" -eq "$ntables" ]; then
-			result 0 "bpftrace uidacct.bt: $ntables tables created and destroyed"
+			result 0 "bpftrace recipe: $ntables tables created and destroyed"
 		elif [ "$created" -ge 0 ] && [ "$created" -le "$ntables" ] && [ "$destroyed" -ge 0 ] &&
 			[ "$destroyed" -le "$ntables" ] &&
 			[ $((2 * ntables - created - destroyed)) -le "${misses:-0}" ] && [ $in_softirq -eq 1 ]; then
-			result 0 "bpftrace uidacct.bt: $ntables tables created and destroyed, but for events BPF dropped ($misses recursion misses; RCU callbacks run in softirq here)"
+			result 0 "bpftrace recipe: $ntables tables created and destroyed, but for events BPF dropped ($misses recursion misses; RCU callbacks run in softirq here)"
 		else
-			result 1 "bpftrace uidacct.bt: $ntables tables created and destroyed (last report: created $created destroyed $destroyed)"
+			result 1 "bpftrace recipe: $ntables tables created and destroyed (last report: created $created destroyed $destroyed)"
 		fi
 	fi
 fi
 
 # --- a BPF trampoline on a hooked function ---
-# bpftrace's fexit on free_uid is a BPF trampoline, a direct call on the
+# bpftrace's fexit on free_uid (kretfunc, the name bpftrace 0.17 knows;
+# later ones take it as an alias of fexit) is a BPF trampoline, a direct call on the
 # ftrace site the uid hook redirects.  On x86 and arm64, arming the hook
 # (registering its ops) tells the trampoline to continue the call where
 # the hook sends it, and the workload's tables come and go; on s390x,
@@ -161,7 +200,8 @@ elif [ ! -e /proc/sys/net/core/bpf_jit_enable ]; then
 	# for z10, without CONFIG_BPF_JIT).
 	skip "$fexit_name" "this kernel has no BPF JIT, so no BPF trampoline (fexit) can sit on free_uid"
 else
-	printf '%s\n' 'fexit:free_uid { @frees = count(); }' 'interval:s:1 { printf("attached\n"); }' >/tmp/fexit.bt
+	printf '%s\n' 'kretfunc:free_uid { @frees = count(); }' 'interval:s:1 { printf("attached\n"); }' >/tmp/fexit.bt
+	: >/tmp/fexit.out
 	bpftrace /tmp/fexit.bt >/tmp/fexit.out 2>&1 &
 	pid=$!
 	i=0
