@@ -122,6 +122,7 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	$(MAKE) -C userspace clean
 	$(MAKE) -C tests/guest clean
+	rm -rf $(DEB_DIR)
 
 # --- the kernel matrix (Debian stock kernels under QEMU) -------------------
 
