@@ -9,7 +9,7 @@ KERNEL ?= bookworm
 # check column says yes (default); KERNEL= names kernels directly.  `make
 # check` takes the default rows unless ARCH= is given; the other matrix
 # targets (lint, bench, stress, ...) the x86_64 ones.
-rows = $(shell awk -v a=$(1) '!/^\#/ && NF && (a == "all" || $$2 == a || (a == "default" && $$3 == "yes")) { print $$1 }' tests/kernels.conf)
+rows = $(shell awk -v a=$(1) '!/^\#/ && NF && (a == "all" || $$2 == a || (a == "default" && $$3 == "yes")) { print $$1 }' tests/kernels.conf 2>/dev/null)
 ARCH_GIVEN := $(filter command line environment,$(origin ARCH))
 ARCH ?= x86_64
 CHECK_ARCH := $(if $(ARCH_GIVEN),$(ARCH),default)
@@ -27,17 +27,54 @@ $(if $(filter !,$(KTREES)),$(error KERNEL=$(KERNEL): not a built kernel tree (th
 override KERNEL := $(KTREES)
 endif
 
-all: module userspace
+# Plain `make` builds userspace always, and the module when KDIR holds a
+# kernel build tree; without one it says, in one line, what the module
+# needs and leaves it out (exit 0).  `make module` and `make install` need it.
+KREL_RUNNING := $(shell uname -r)
+ifeq ($(origin KDIR),file)
+NO_KDIR = no kernel headers at $(KDIR): apt install linux-headers-$(KREL_RUNNING) (or make KDIR=/path/to/kernel/build)
+else
+NO_KDIR = KDIR=$(KDIR) is not a kernel build tree (no Makefile there): point KDIR at one, e.g. /lib/modules/RELEASE/build
+endif
+HAVE_KDIR = $(wildcard $(KDIR)/Makefile)
+
+all: userspace $(if $(HAVE_KDIR),module,module-skipped)
+
+module-skipped: userspace
+	@echo "module: not built: $(NO_KDIR)" >&2
 
 module:
+	@$(if $(HAVE_KDIR),:,echo "module: error: $(NO_KDIR)" >&2; exit 1)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 userspace:
 	$(MAKE) -C userspace
 
-install: all
+# install and uninstall mirror each other: the module (kbuild's
+# modules_install, into lib/modules/RELEASE/updates, or extra before Linux
+# 6.4, or INSTALL_MOD_DIR) and depmod, then userspace (PREFIX, DESTDIR).
+# INSTALL_MOD_PATH stages the module as kbuild's does (depmod -b there).
+# RELEASE is KDIR's kernel's, not necessarily the running one: R of a
+# KDIR /lib/modules/R/build (Debian's headers: their kernel.release is
+# the upstream version), else the tree's include/config/kernel.release.
+KREL = $(or $(patsubst /lib/modules/%/build,%,$(filter /lib/modules/%/build,$(KDIR:%/=%))),$(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null),$(KREL_RUNNING))
+MODDIR = $(INSTALL_MOD_PATH)/lib/modules/$(KREL)
+DEPMOD ?= depmod
+# depmod only where the release's module tree exists (a staging
+# INSTALL_MOD_PATH may hold nothing else).
+run_depmod = if [ -e $(MODDIR)/modules.order ] || [ -z "$(INSTALL_MOD_PATH)" ]; then \
+	$(DEPMOD) $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(KREL); fi
+
+install: module userspace
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	$(run_depmod)
 	$(MAKE) -C userspace install PREFIX=$(PREFIX)
+
+uninstall:
+	rm -f $(foreach d,updates extra $(INSTALL_MOD_DIR),$(MODDIR)/$(d)/execns.ko $(MODDIR)/$(d)/execns.ko.xz $(MODDIR)/$(d)/execns.ko.zst $(MODDIR)/$(d)/execns.ko.gz)
+	for d in updates extra; do [ ! -d $(MODDIR)/$$d ] || rmdir --ignore-fail-on-non-empty $(MODDIR)/$$d; done
+	@if [ -d $(MODDIR) ]; then $(run_depmod); fi
+	$(MAKE) -C userspace uninstall PREFIX=$(PREFIX)
 
 VERSION := $(shell cat VERSION)
 # DKMS: the module's sources (no objects, no compat-probe.h of another
@@ -48,25 +85,46 @@ VERSION := $(shell cat VERSION)
 # with private trees, e.g.
 # make dkms-install DKMS="dkms --dkmstree T --sourcetree S --installtree I" \
 #	DKMS_SRCTREE=S DKMS_KERNEL=6.1.0-57-amd64
+# dkms-src alone copies the sources to DKMS_SRC (the Debian package's
+# execns-dkms takes them so).
 DKMS ?= dkms
 DKMS_SRCTREE ?= /usr/src
 DKMS_KERNEL ?= $(shell uname -r)
-DKMS_SRC := $(DKMS_SRCTREE)/execns-$(VERSION)
+DKMS_SRC ?= $(DKMS_SRCTREE)/execns-$(VERSION)
 DKMS_FILES := $(filter-out module/compat-probe.h,$(wildcard module/*.c module/*.h module/*.sh module/arch/*/*.h))
+dkms-src:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp Kbuild VERSION dkms.conf $(DKMS_SRC)/
+	cp --parents $(DKMS_FILES) $(DKMS_SRC)/
+
 dkms-install:
 	if [ -n "$$($(DKMS) status -m execns -v $(VERSION))" ]; then \
 		$(DKMS) remove -m execns -v $(VERSION) --all; fi
-	rm -rf $(DKMS_SRC)
-	mkdir -p $(DKMS_SRC)
-	cp Kbuild VERSION $(DKMS_SRC)/
-	cp --parents $(DKMS_FILES) $(DKMS_SRC)/
-	sed 's/@VERSION@/$(VERSION)/' dkms.conf >$(DKMS_SRC)/dkms.conf
+	$(MAKE) dkms-src
 	$(DKMS) add -m execns -v $(VERSION)
 	$(DKMS) build -m execns -v $(VERSION) -k $(DKMS_KERNEL)
 	$(DKMS) install -m execns -v $(VERSION) -k $(DKMS_KERNEL)
 
-uninstall:
-	$(MAKE) -C userspace uninstall PREFIX=$(PREFIX)
+# Debian packages: execns-dkms (the module's sources, for DKMS; arch all),
+# execns (CLI, execns.1, execns.2), libexecns0 and libexecns-dev, built
+# with dpkg-buildpackage -us -uc -b from a copy of the tree with
+# packaging/debian as its debian/, in DEB_DIR/execns-VERSION; the .debs
+# land in DEB_DIR.  Needs dpkg-dev, debhelper and dh-dkms; tests/harness/
+# deb-check.sh builds them in the build root, runs lintian, installs them
+# and has DKMS build the module for the matrix's kernels.
+DEB_DIR ?= build/deb
+DEB_TREE := $(DEB_DIR)/execns-$(VERSION)
+deb:
+	@command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null || \
+		{ echo "deb: error: dpkg-buildpackage or dh_dkms missing: apt install dpkg-dev debhelper dh-dkms" >&2; exit 1; }
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_TREE)
+	tar -c --exclude=build --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+		Kbuild Makefile VERSION dkms.conf module userspace $(wildcard docs/*.[1-9]) | tar -x -C $(DEB_TREE)
+	cp -r packaging/debian $(DEB_TREE)/debian
+	cd $(DEB_TREE) && dpkg-buildpackage -us -uc -b
+	@ls $(DEB_DIR)/*.deb
 
 # Whether execns.ko can be built, loaded and used on the running kernel
 # (userspace/execns-preflight, installed beside the CLI): for the tree's
@@ -92,6 +150,7 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	$(MAKE) -C userspace clean
 	$(MAKE) -C tests/guest clean
+	rm -rf $(DEB_DIR)
 
 # --- the kernel matrix (Debian stock kernels under QEMU) -------------------
 
@@ -190,4 +249,4 @@ soak: deps
 kmod: deps
 	@$(H)/build-module.sh $(KERNEL) $(EXTRA)
 
-.PHONY: all module userspace install uninstall preflight sign dkms-install clean deps guest-progs check lint vm-run suite shell demo fetch fetch-refresh kmod bench stress soak
+.PHONY: all module module-skipped userspace install uninstall preflight sign sign-check dkms-src dkms-install deb clean deps guest-progs check lint vm-run suite shell demo fetch fetch-refresh kmod bench stress soak

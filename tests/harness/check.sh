@@ -24,6 +24,7 @@
 . "$(dirname "$0")/common.sh"
 
 [ $# -gt 0 ] || die "check.sh: no kernel named"
+kernels=("$@")
 for k in "$@"; do
 	kernel_field "$k" 1 >/dev/null
 done
@@ -222,9 +223,10 @@ split_lane() {
 }
 
 # common_lane: the static checks that belong to no kernel (checkpatch, the
-# log pattern, make's CMD passing).
+# log pattern, make's CMD passing, versions), and the Debian packages, for
+# the run's kernels (DKMS builds the module for each).
 common_lane() {
-	step lint "static checks (checkpatch, harness)" env LINT_PARTS=common "$TOP/tests/harness/lint.sh"
+	step lint "static checks (checkpatch, harness, Debian packages)" env LINT_PARTS=common "$TOP/tests/harness/lint.sh" "${kernels[@]}"
 }
 
 # lane NAME CMD...: run CMD with the totals of this lane alone, then leave
@@ -274,7 +276,9 @@ run_lane() {
 # (debug's fail-nth sweeps, 4-6 minutes), the debug kernel's (the rest of
 # its suite and its kmemleak self-test, under its detectors), the foreign
 # architectures' (TCG of another instruction set), the x86_64 kernels',
-# then each kernel's tracing tools (about a minute each), the common checks.
+# then each kernel's tracing tools (about a minute each).  The common
+# checks start right after the split-off tests: the Debian packages'
+# DKMS builds (deb-check.sh) make theirs one of the longer lanes.
 # In the matrix's order (the totals): each kernel, its split-off lane, its
 # tools.
 order=() matrix=()
@@ -283,6 +287,7 @@ for k in "$@"; do
 	[ -z "$(split_tests "$k")" ] || { order+=("$k-split"); matrix+=("$k-split"); }
 	! tools_row "$k" || matrix+=("$k-tools")
 done
+order+=(common)
 for k in "$@"; do
 	! kernel_built "$k" || order+=("$k")
 done
@@ -301,7 +306,7 @@ for k in "$@"; do
 	tools_row "$k" || continue
 	! arch_native "$(kernel_arch "$k")" || order+=("$k-tools")
 done
-for name in "${order[@]}" common; do
+for name in "${order[@]}"; do
 	if [ "$jobs" -eq 1 ]; then
 		run_lane "$name"
 		continue

@@ -10,6 +10,10 @@
 # (Debian's mandoc, installed by deps.sh).  For each packaged kernel, also
 # `make dkms-install` with Debian's dkms in the build root
 # (dkms-check.sh): the module it installs has that kernel's vermagic.
+# Once per run (the common part): dkms.conf's and the Debian changelog's
+# versions are the file VERSION's, and the Debian packages (deb-check.sh,
+# a KTAP subtest): make deb, lintian, apt install with DKMS building the
+# module for each kernel named, apt purge.
 # The W=1 and sparse output of a kernel is reused while its inputs are
 # those of the last build that produced it (w1_build); EXECNS_REBUILD=1
 # compiles every file again anyway.
@@ -17,7 +21,8 @@
 #
 # LINT_PARTS=kernels runs only the per-kernel checks, LINT_PARTS=common only
 # the rest (check.sh runs each kernel's with that kernel's guests, so that
-# its module builds never race another lane's).
+# its module builds never race another lane's; the kernels it names then
+# are deb-check.sh's).
 #
 # Usage: lint.sh KERNEL...
 
@@ -115,11 +120,25 @@ make_passes_cmd() {
 	return $rc
 }
 
+# versions_match: dkms.conf's PACKAGE_VERSION and the version of
+# packaging/debian/changelog's first entry are the file VERSION's.
+versions_match() {
+	local v d c rc=0
+	v=$(cat "$TOP/VERSION")
+	d=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$TOP/dkms.conf")
+	c=$(sed -n '1s/^execns (\([^)]*\)).*/\1/p' "$TOP/packaging/debian/changelog")
+	echo "VERSION $v, dkms.conf $d, packaging/debian/changelog $c"
+	[ "$d" = "$v" ] || { echo "dkms.conf: PACKAGE_VERSION=\"$d\" is not VERSION's $v: set it to \"$v\""; rc=1; }
+	[ "$c" = "$v" ] || { echo "packaging/debian/changelog: version $c is not VERSION's $v: add an entry for $v (dch -v $v)"; rc=1; }
+	return $rc
+}
+
 parts=${LINT_PARTS:-all}
+deb_kernels=("$@")
 case $parts in
-all) plan=$(( $# * 5 + 4 )) ;;
+all) plan=$(( $# * 5 + 6 )) ;;
 kernels) plan=$(( $# * 5 )) ;;
-common) plan=4; set -- ;;
+common) plan=6; set -- ;;
 *) die "lint.sh: LINT_PARTS must be all, kernels or common, not '$parts'" ;;
 esac
 
@@ -231,4 +250,15 @@ rc=0
 (cd "$TOP/docs" && mandoc -Tlint -W style ./*.[1-8]) >"$log" 2>&1 || rc=1
 [ ! -s "$log" ] || rc=1
 result $rc "man pages lint-clean (mandoc -Tlint): $(cd "$TOP/docs" && echo ./*.[1-8] | sed 's|\./||g')" "$log"
+log=$LOGS/lint-versions.log
+rc=0
+versions_match >"$log" 2>&1 || rc=1
+result $rc "dkms.conf's PACKAGE_VERSION and packaging/debian/changelog's version are VERSION's ($(cat "$TOP/VERSION"))" "$log"
+# The Debian packages' checks as a subtest: its KTAP, indented.
+log=$LOGS/lint-deb-$TREE.log
+rc=0 t=$SECONDS
+"$TOP/tests/harness/deb-check.sh" "${deb_kernels[@]}" >"$log" 2>"$log.err" || rc=1
+sed 's/^/    /' "$log"
+[ "$rc" = 0 ] || sed 's/^/# /' "$log.err" | tail -n 20
+result $rc "Debian packages: make deb, lintian, apt install, DKMS for ${#deb_kernels[@]} kernels, apt purge (deb-check.sh, $((SECONDS - t)) s)"
 [ "$failed" -eq 0 ]

@@ -137,7 +137,10 @@ make_initramfs() {
 		mkdir -p "$r/usr/local/lib/execns/util-linux"
 		cp "$kd/util-linux/bin/"* "$r/usr/local/lib/execns/util-linux/"
 	fi
-	cp "$(kmod "$kernel")" "$(kmod "$kernel" execns_ipmod)" "$r/lib/modules/"
+	# EXECNS_MODULE=FILE: that execns.ko instead of build-module.sh's
+	# (deb-check.sh keeps the one DKMS built as execns-dkms.ko beside it).
+	cp "${EXECNS_MODULE:-$(kmod "$kernel")}" "$r/lib/modules/execns.ko"
+	cp "$(kmod "$kernel" execns_ipmod)" "$r/lib/modules/"
 	[ ! -d "$kd/modules" ] || cp -r "$kd/modules" "$r/lib/modules/extra"
 	printf '%s\n' "$mode" >"$r/etc/execns/mode"
 	printf '%s\n' "${PARAMS:-}" >"$r/etc/execns/params"

@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The Debian packages, for real, in the build root (KTAP): `make deb` on a
+# copy of this tree there (dpkg-buildpackage -us -uc -b), lintian on what
+# it built, then apt install of execns-dkms, execns, libexecns0 and
+# libexecns-dev.  execns-dkms's postinst has DKMS build and install the
+# module for every kernel whose headers the root holds (in a chroot whose
+# running kernel is not installed, Debian's dkms builds for them all): for
+# each KERNEL named, its execns.ko must be there, installed by DKMS, with
+# that kernel's vermagic and architecture (arm64 and s390x: cross-built, as
+# Debian's headers for them name their cross compiler).  Then the CLI and
+# libexecns from the packages (a program built with pkg-config's flags
+# runs against libexecns.so.0), and apt purge, after which nothing the
+# packages or DKMS installed may be left.
+# The build tools (dkms, debhelper, dh-dkms, lintian, ...) are installed in
+# the build root on first use and stay.  The packages are installed in an
+# overlay of the build root (in_ovl: an upper directory of this tree's, over
+# the shared root), never in the root itself, so other trees and lanes see
+# none of it and two trees can run this at once; after apt purge, what is
+# left in the upper directory is what the packages left behind.
+# check.sh and lint.sh run this once per run (the common lane), not per row.
+#
+# Usage: deb-check.sh KERNEL...	(exit 0: all passed, 1: a failure, 2: could not run)
+
+. "$(dirname "$0")/common.sh"
+
+PKGS="execns-dkms execns libexecns0 libexecns-dev"
+TOOLS="dkms debhelper dh-dkms lintian dpkg-dev build-essential pkgconf xz-utils zstd"
+version=$(cat "$TOP/VERSION")
+
+n=0 failed=0
+result() {	# result STATUS NAME [LOG]
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		[ -n "${3:-}" ] && tail -n 30 "$3" | sed 's/^/# /'
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+
+# The kernels' headers (and a foreign kernel's cross compiler), before the
+# lock: fetch-kernel.sh takes it itself when it has work to do.
+for k in "$@"; do
+	kernel_built "$k" || "$TOP/tests/harness/fetch-kernel.sh" "$k"
+done
+
+exec 9>"$EXECNS_CACHE/.root.lock"
+flock 9
+have_tools() { in_root sh -c 'for c in dkms dh_dkms lintian dpkg-buildpackage cc pkg-config xz zstd; do command -v $c; done' >/dev/null 2>&1; }
+if ! have_tools; then
+	note "installing the packaging tools in the build root ($TOOLS)"
+	# shellcheck disable=SC2086
+	logged root-deb-tools.log in_root apt-get install -y -q --no-install-recommends $TOOLS ||
+		die "installing $TOOLS in the build root failed (log: $LOGS/root-deb-tools.log)"
+fi
+flock -u 9
+
+echo "KTAP version 1"
+echo "1..$(($# + 5))"
+
+w=/tmp/execns-deb-$TREE
+ovl=$EXECNS_CACHE/deb-$TREE
+trap 'rm -rf "${ROOT:?}$w" "${ovl:?}"' EXIT
+rm -rf "$ROOT$w"
+mkdir -p "$ROOT$w/tree"
+(cd "$TOP" && tar -c --exclude=build Kbuild Makefile VERSION dkms.conf module userspace docs packaging) |
+	tar -x -C "$ROOT$w/tree"
+d=$w/tree/build/deb
+log=$LOGS/deb-build-$TREE.log
+t=$SECONDS rc=0
+in_root make -C "$w/tree" deb >"$log" 2>&1 || rc=1
+debs=()
+for p in $PKGS; do
+	f=$(cd "$ROOT$d" && ls "${p}"_"${version}"_*.deb 2>/dev/null) || { rc=1; continue; }
+	debs+=("$d/$f")
+done
+result $rc "make deb (dpkg-buildpackage -us -uc -b) builds $PKGS, version $version ($((SECONDS - t)) s)" "$log"
+[ "$rc" = 0 ] || { echo "# make deb failed: the rest cannot run (log: $log)"; exit 1; }
+
+# lintian: every tag shown, pedantic ones too; any of error, warning or
+# info level fails (an override in packaging/debian says why it is one).
+log=$LOGS/deb-lintian-$TREE.log
+t=$SECONDS rc=0
+in_root sh -c "cd $d && lintian --allow-root --fail-on error,warning,info -I --pedantic --show-overrides execns_${version}_amd64.changes" >"$log" 2>&1 || rc=1
+sed 's/^/# lintian: /' "$log"
+result $rc "lintian: no error, warning or info tag ($((SECONDS - t)) s)"
+
+# in_ovl CMD...: in_root, in the overlay of the build root whose changes
+# are in $ovl/upper (kept from one call to the next).
+rm -rf "$ovl"
+mkdir -p "$ovl/upper" "$ovl/work" "$ovl/merged"
+in_ovl() {
+	unshare --mount --fork -- sh -c '
+		o=$1 r=$2; shift 2
+		mount -t overlay overlay -o "lowerdir=$r,upperdir=$o/upper,workdir=$o/work" "$o/merged" &&
+		mount -t proc proc "$o/merged/proc" &&
+		exec chroot "$o/merged" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
+	' in_ovl "$ovl" "$ROOT" "$@"
+}
+# PKGS word-split on purpose, here and below.
+# shellcheck disable=SC2086
+purge() { in_ovl apt-get purge -y -q $PKGS; }
+# shellcheck disable=SC2086
+installed() { in_ovl dpkg-query -W -f='${db:Status-Status}\n' $PKGS 2>/dev/null | grep -q '^installed'; }
+# Other tests put an execns.ko in the shared root (stap-run.sh, in
+# lib/modules/RELEASE/extra, where stap looks for it, at any time), and
+# DKMS refuses to install over a module of the same version.  Each
+# kernel's extra/ is made opaque in the overlay (removed and made again
+# there: its lower contents stay hidden, whatever the root puts there
+# later); for that, the root gets the empty extra/ that stap-run.sh would
+# make.  Any other execns.ko is removed in the overlay, said here.
+for r in "$ROOT"/usr/lib/modules/*/; do
+	mkdir -p "${r}extra"
+done
+in_ovl sh -c 'for d in /usr/lib/modules/*/extra; do rm -rf "$d" && mkdir "$d"; done'
+# DKMS builds for every kernel with headers; the kernels not named have
+# theirs hidden in the overlay (the debug kernel's tree, unstable-s390x's
+# headers, ...), so that it builds for those named and no more.
+releases=" "
+for k in "$@"; do
+	kernel_built "$k" || releases="$releases$(cat "$(kdir "$k")/release") "
+done
+for b in "$ROOT"/usr/lib/modules/*/build; do
+	r=${b%/build} r=${r##*/}
+	case $releases in *" $r "*) ;; *) in_ovl rm -f "/usr/lib/modules/$r/build" ;; esac
+done
+for f in $(in_ovl find /usr/lib/modules -name 'execns.ko*' 2>/dev/null); do
+	echo "# $f: left in the build root by another test; removed in the overlay"
+	in_ovl rm -f "$f"
+done
+if installed; then
+	echo "# $PKGS: installed in the build root by another test; purged in the overlay"
+	logged deb-purge-old-$TREE.log purge || die "apt purge of $PKGS failed (log: $LOGS/deb-purge-old-$TREE.log)"
+fi
+# The baseline of the purge check below: what the upper directory holds now.
+(cd "$ovl/upper" && find . ! -type d | sort) >"$ovl/before"
+
+log=$LOGS/deb-install-$TREE.log
+t=$SECONDS rc=0
+in_ovl apt-get install -y -q --no-install-recommends "${debs[@]}" >"$log" 2>&1 || rc=1
+grep -E '^Building for|^Error|[Ff]ailed' "$log" | sed 's/^/# /' || true
+result $rc "apt install of $PKGS (an overlay of the build root), DKMS builds included ($((SECONDS - t)) s)" "$log"
+[ "$rc" = 0 ] || exit 1
+
+# elf_machine FILE: the ELF machine of a module, compressed or not.
+elf_machine() {
+	in_ovl sh -c 'case $1 in
+		*.xz) xz -dc "$1" ;; *.zst) zstd -qdc "$1" ;; *.gz) gzip -dc "$1" ;; *) cat "$1" ;;
+		esac >/tmp/execns-deb-elf.ko && readelf -h /tmp/execns-deb-elf.ko | sed -n "s/^ *Machine: *//p"
+		rm -f /tmp/execns-deb-elf.ko' sh "$1"
+}
+want_machine() {
+	case $1 in
+	x86_64) echo "Advanced Micro Devices X86-64" ;;
+	arm64) echo AArch64 ;;
+	s390x) echo "IBM S/390" ;;
+	esac
+}
+
+for k in "$@"; do
+	if kernel_built "$k"; then
+		skip "$k: execns.ko built by DKMS from execns-dkms" "not a packaged kernel: no linux-headers package to build against; DKMS builds for trixie's headers of the same source"
+		continue
+	fi
+	release=$(cat "$(kdir "$k")/release")
+	arch=$(kernel_arch "$k")
+	log=$LOGS/deb-dkms-$TREE-$k.log
+	rc=0
+	(
+		ko=$(in_ovl sh -c 'cd "$1" 2>/dev/null && ls execns.ko*' sh "/lib/modules/$release/updates/dkms" 2>/dev/null) || ko=
+		if [ -z "$ko" ]; then
+			echo "no /lib/modules/$release/updates/dkms/execns.ko* after apt install"
+			in_ovl sh -c 'tail -n 20 /var/lib/dkms/execns/$1/$2/*/log/make.log' sh "$version" "$release"
+			exit 1
+		fi
+		ko=/lib/modules/$release/updates/dkms/$ko
+		status=$(in_ovl dkms status -m execns -v "$version" -k "$release")
+		echo "dkms status: $status"
+		case $status in *": installed"*) ;; *) echo "dkms does not list it as installed"; exit 1 ;; esac
+		vermagic=$(in_ovl modinfo -F vermagic "$ko")
+		machine=$(elf_machine "$ko")
+		echo "$ko: vermagic $vermagic; machine $machine"
+		[ "${vermagic%% *}" = "$release" ] || { echo "vermagic is not $release"; exit 1; }
+		[ "$machine" = "$(want_machine "$arch")" ] || { echo "not an $arch module"; exit 1; }
+		# Kept, uncompressed, for a guest suite on it:
+		# make suite KERNEL=K EXECNS_MODULE=$(kmod K execns-dkms)
+		mkdir -p "$(dirname "$(kmod "$k")")"
+		in_ovl sh -c 'case $1 in *.xz) xz -dc "$1" ;; *.zst) zstd -qdc "$1" ;; *) cat "$1" ;; esac' sh "$ko" >"$(kmod "$k" execns-dkms)"
+		echo "kept as $(kmod "$k" execns-dkms)"
+	) >"$log" 2>&1 || rc=1
+	sed 's/^/# /' "$log"
+	result $rc "$k: DKMS built and installed execns.ko for $release ($arch) from execns-dkms"
+done
+
+# The CLI and the library from the packages: execns --version, and a
+# program built with pkg-config's flags, run against libexecns.so.0.
+log=$LOGS/deb-userspace-$TREE.log
+rc=0
+cat >"$ROOT$w/prog.c" <<'EOF'
+#include <execns.h>
+#include <stdio.h>
+
+int main(void)
+{
+	printf("execns_available: %d\n", execns_available());
+	return 0;
+}
+EOF
+in_ovl sh -c '
+	set -e
+	v=$(execns --version)
+	echo "execns --version: $v"
+	case $v in *"$1"*) ;; *) echo "not version $1"; exit 1 ;; esac
+	[ "$(pkg-config --modversion execns)" = "$1" ] || { echo "pkg-config: not version $1"; exit 1; }
+	cc -Wall -Werror -o "$2/prog" "$2/prog.c" $(pkg-config --cflags --libs execns)
+	ldd "$2/prog" | grep libexecns
+	ldd "$2/prog" | grep -q "libexecns.so.0 => /usr/lib/.*/libexecns.so.0 "
+	"$2/prog"' sh "$version" "$w" >"$log" 2>&1 || rc=1
+sed 's/^/# /' "$log"
+result $rc "execns --version and pkg-config say $version; a program built with pkg-config --cflags --libs execns runs against libexecns.so.0"
+
+# apt purge: none of the packages' files (dpkg -L, directories aside),
+# nothing of DKMS's (/usr/src/execns-*, /var/lib/dkms/execns, any
+# execns.ko), and no other file the install made: what the upper
+# directory gained, but for apt's, dpkg's and the loader's state, logs
+# and caches, DKMS's signing key (dkms's own, made on its first build) and
+# depmod's indexes (lib/modules/R/modules.*).
+log=$LOGS/deb-purge-$TREE.log
+t=$SECONDS rc=0
+(
+	# shellcheck disable=SC2086
+	in_ovl dpkg -L $PKGS | sort -u >"$ovl/files"
+	echo "$(wc -l <"$ovl/files") paths installed"
+	purge || exit 1
+	! installed || { echo "still installed after purge:"; in_ovl dpkg -l $PKGS; exit 1; }
+	left=$(in_ovl sh -c 'while read -r f; do [ -d "$f" ] || [ ! -e "$f" ] || echo "$f"; done
+		ls -d /usr/src/execns-[0-9]* /var/lib/dkms/execns 2>/dev/null
+		find /usr/lib/modules -name "execns.ko*" 2>/dev/null' <"$ovl/files")
+	(cd "$ovl/upper" && find . ! -type d ! -type c | sort) | comm -13 "$ovl/before" - |
+		grep -vE '^\./(var/lib/(dpkg|apt|ucf)/|var/log/|var/cache/|etc/ld\.so\.cache$|var/lib/dkms/mok\.(key|pub)$|(usr/)?lib/modules/[^/]+/modules\.[a-z.]+$|tmp/|root/)' \
+		>"$ovl/new" || true
+	[ -z "$left" ] && [ ! -s "$ovl/new" ] || {
+		echo "left behind after apt purge:"
+		echo "$left"
+		cat "$ovl/new"
+		exit 1
+	}
+	echo "nothing left behind"
+) >"$log" 2>&1 || rc=1
+grep -vE '^(Reading|Building dependency|Solving|\(Reading database)' "$log" | sed 's/^/# /'
+result $rc "apt purge leaves nothing behind (the packages' files, /usr/src/execns-*, /var/lib/dkms/execns, execns.ko*, any other new file) ($((SECONDS - t)) s)"
+[ "$failed" -eq 0 ]
