@@ -61,7 +61,8 @@ kernel_flavour() { kernel_field "$1" 5; }
 # kernel_proof NAME: the verdict the module's load-time proof must give on
 # a kernel, as the guest finds it in /etc/execns/proof: "proven", or
 # "refused SITE" (the column's refused:SITE), SITE being part of the
-# proof's first failed check.
+# proof's first failed check; or "refused-insmod WORD" where execns.ko
+# refuses the kernel at insmod (run-tests asserts that instead).
 kernel_proof() {
 	local v
 	v=$(kernel_field "$1" 6)
