@@ -83,7 +83,7 @@ case $arch in x86_64|i386) ;; *) results_port=/dev/hvc0 ;; esac
 # An i386 guest's execns.ko refuses to load (module/arch/x86/native32.c):
 # no test program of the suite runs there, so none is built for it.
 if [ "$arch" = i386 ]; then
-	progs= busybox=$kd/busybox
+	progs="" busybox=$kd/busybox
 elif ! arch_native "$arch"; then
 	progs=$ROOT$(cross_dir "$kernel")/tests/guest/build-$arch busybox=$kd/busybox
 fi
