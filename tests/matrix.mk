@@ -4,7 +4,7 @@
 # QEMU by the scripts in tests/harness (docs/testing.md).
 
 KERNEL ?= bookworm
-# The matrix rows of ARCH (x86_64, arm64, s390x, or all), or those whose
+# The matrix rows of ARCH (x86_64, arm64, s390x, i386, or all), or those whose
 # check column says yes (default); KERNEL= names kernels directly.  `make
 # check` takes the default rows unless ARCH= is given; the other matrix
 # targets (lint, bench, stress, ...) the x86_64 ones.

@@ -46,7 +46,7 @@ kernel_desc() {
 # (tree-kernel.sh): its suites column is the tree's path.
 kernel_tree() { case $(kernel_suites "$1") in /*) return 0 ;; esac; return 1; }
 
-# kernel_arch NAME: a kernel's architecture (x86_64, arm64, s390x).
+# kernel_arch NAME: a kernel's architecture (x86_64, arm64, s390x, i386).
 kernel_arch() { kernel_field "$1" 2; }
 
 # kernel_suites NAME: a kernel's suites column.
@@ -61,7 +61,8 @@ kernel_flavour() { kernel_field "$1" 5; }
 # kernel_proof NAME: the verdict the module's load-time proof must give on
 # a kernel, as the guest finds it in /etc/execns/proof: "proven", or
 # "refused SITE" (the column's refused:SITE), SITE being part of the
-# proof's first failed check.
+# proof's first failed check; or "refused-insmod WORD" where execns.ko
+# refuses the kernel at insmod (run-tests asserts that instead).
 kernel_proof() {
 	local v
 	v=$(kernel_field "$1" 6)
@@ -69,7 +70,8 @@ kernel_proof() {
 	proven) echo proven ;;
 	any) echo any ;;
 	refused:?*) printf 'refused %s\n' "${v#refused:}" ;;
-	*) die "KERNEL=$1: proof column '$v' in tests/kernels.conf is neither proven nor refused:SITE" ;;
+	refused-insmod:?*) printf 'refused-insmod %s\n' "${v#refused-insmod:}" ;;
+	*) die "KERNEL=$1: proof column '$v' in tests/kernels.conf is neither proven, refused:SITE nor refused-insmod:WORD" ;;
 	esac
 }
 
@@ -96,8 +98,8 @@ tools_row() {
 arch_deb() {
 	case $1 in
 	x86_64) echo amd64 ;;
-	arm64|s390x) echo "$1" ;;
-	*) die "unknown architecture '$1' (tests/kernels.conf: x86_64, arm64 or s390x)" ;;
+	arm64|s390x|i386) echo "$1" ;;
+	*) die "unknown architecture '$1' (tests/kernels.conf: x86_64, arm64, s390x or i386)" ;;
 	esac
 }
 arch_kbuild() {
@@ -105,6 +107,7 @@ arch_kbuild() {
 	x86_64) echo x86 ;;
 	arm64) echo arm64 ;;
 	s390x) echo s390 ;;
+	i386) echo i386 ;;
 	*) die "unknown architecture '$1'" ;;
 	esac
 }
@@ -113,6 +116,7 @@ arch_cross() {
 	x86_64) echo x86_64-linux-gnu- ;;
 	arm64) echo aarch64-linux-gnu- ;;
 	s390x) echo s390x-linux-gnu- ;;
+	i386) echo ;;	# the root's own gcc and binutils, with -m32 (kbuild's ARCH=i386)
 	*) die "unknown architecture '$1'" ;;
 	esac
 }
@@ -171,6 +175,8 @@ prepare_guest() {
 	if arch_native "$(kernel_arch "$1")"; then
 		logged guest-progs.log make -C "$TOP" -s guest-progs ||
 			die "building the guest's test programs failed (log: $LOGS/guest-progs.log)"
+	elif [ "$(kernel_arch "$1")" = i386 ]; then
+		:	# execns.ko refuses to load there: vm.sh runs no test program
 	else
 		"$TOP/tests/harness/guest-cross.sh" "$1" >/dev/null
 	fi

@@ -73,10 +73,25 @@ foreign_update() {
 	[ -d "$ROOT$APT_STATE/lists/partial" ] && return 0
 	mkdir -p "$ROOT$APT_STATE/lists/partial" "$ROOT$APT_STATE/cache/archives/partial"
 	# shellcheck disable=SC2086
-	logged "apt-$deb.log" in_root apt-get $APT_OPTS -q update || {
+	logged "apt-$deb.log" in_root apt-get $APT_OPTS -q update || lists_usable || {
 		rm -rf "${ROOT:?}$APT_STATE/lists"
 		die "apt-get update for $deb failed: is the Debian package registry reachable? (log: $LOGS/apt-$deb.log)"
 	}
+}
+
+# lists_usable: after a failed apt-get update for $deb, whether every
+# index that failed belongs to a suite the row does not use (this
+# registry serves i386's bookworm-security and trixie-security lists with
+# the wrong size): then the row's own lists are whole and apt ignores the
+# others.
+lists_usable() {
+	local failed s
+	failed=$(sed -n 's|^E: Failed to fetch .*/dists/\([^/]*\)/.*|\1|p' "$LOGS/apt-$deb.log" | sort -u)
+	[ -n "$failed" ] || return 1
+	for s in $failed; do
+		case ,$suites,${pin_suite:+$pin_suite,} in *",$s,"*) return 1 ;; esac
+	done
+	note "apt-get update for $deb: the lists of $(echo $failed) failed (not KERNEL=$name's suites; log: $LOGS/apt-$deb.log)"
 }
 
 # newest VERSION of package $1 among the suites in $suites, from apt-cache madison.
@@ -395,8 +410,12 @@ headers_into_root() {
 	"$(arch_cross "$arch")"gcc-[0-9]*) ;;
 	*) die "${file##*/} was configured with '$cc', not a $(arch_cross "$arch")gcc-N this root can install" ;;
 	esac
+	# A native i386 kernel is built by i386's own gcc-N: the root's
+	# gcc-N, which kbuild's ARCH=i386 runs with -m32, builds for it.
+	local gcc="gcc-${cc##*-}-${cc%-gcc-*}"
+	[ "$arch" != i386 ] || gcc=$cc
 	logged "headers-$name.log" in_root apt-get install -y -q --no-install-recommends \
-		"$@" "gcc-${cc##*-}-${cc%-gcc-*}" ||
+		"$@" "$gcc" ||
 		die "installing what ${file##*/} needs in the build root failed (log: $LOGS/headers-$name.log)"
 }
 

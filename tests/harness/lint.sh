@@ -233,7 +233,7 @@ log=$LOGS/lint-checkpatch.log
 rc=0
 (cd "$TOP" && perl "$cp/scripts/checkpatch.pl" --no-tree --terse --show-types \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
-	--file module/*.c module/*.h module/arch/*/*.h tests/guest/leak/*.c tests/guest/ipmod/*.c \
+	--file module/*.c module/*.h module/arch/*/*.h module/arch/*/*.c tests/guest/leak/*.c tests/guest/ipmod/*.c \
 	tests/harness/percpu-probe/*.c) >"$log" 2>&1 || rc=1
 result $rc "checkpatch on module/, tests/guest/leak/, tests/guest/ipmod/ and tests/harness/percpu-probe/" "$log"
 
