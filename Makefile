@@ -70,7 +70,7 @@ DKMS ?= dkms
 DKMS_SRCTREE ?= /usr/src
 DKMS_KERNEL ?= $(shell uname -r)
 DKMS_SRC ?= $(DKMS_SRCTREE)/execns-$(VERSION)
-DKMS_FILES := $(filter-out module/compat-probe.h,$(wildcard module/*.c module/*.h module/*.sh module/arch/*/*.h))
+DKMS_FILES := $(filter-out module/compat-probe.h,$(wildcard module/*.c module/*.h module/*.sh module/arch/*/*.[ch] module/arch/*/*.mk))
 dkms-src:
 	rm -rf $(DKMS_SRC)
 	mkdir -p $(DKMS_SRC)

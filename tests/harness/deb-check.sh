@@ -158,6 +158,7 @@ want_machine() {
 	x86_64) echo "Advanced Micro Devices X86-64" ;;
 	arm64) echo AArch64 ;;
 	s390x) echo "IBM S/390" ;;
+	i386) echo "Intel 80386" ;;
 	esac
 }
 
