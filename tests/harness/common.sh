@@ -21,6 +21,27 @@ TREES_CONF=$EXECNS_CACHE/trees.conf
 die() { printf 'execns: error: %s\n' "$*" >&2; exit 2; }
 note() { printf 'execns: %s\n' "$*" >&2; }
 
+# KTAP for the harness's own checks (lint.sh, hook-sites.sh, sign-check.sh,
+# deb-check.sh): ktap_result STATUS NAME [LOG] prints "ok N - NAME", or,
+# when STATUS is not 0, the last 30 lines of LOG as comments and "not ok N
+# - NAME"; ktap_skip NAME REASON a skip.  KTAP_N counts the results,
+# KTAP_FAILED the failures (a script ends with [ "$KTAP_FAILED" -eq 0 ]).
+KTAP_N=0 KTAP_FAILED=0
+ktap_result() {
+	KTAP_N=$((KTAP_N + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $KTAP_N - $2"
+	else
+		[ -z "${3:-}" ] || [ ! -e "$3" ] || tail -n 30 "$3" | sed 's/^/# /'
+		echo "not ok $KTAP_N - $2"
+		KTAP_FAILED=$((KTAP_FAILED + 1))
+	fi
+}
+ktap_skip() {
+	KTAP_N=$((KTAP_N + 1))
+	echo "ok $KTAP_N - $1 # SKIP $2"
+}
+
 mkdir -p "$LOGS"
 
 # kernel_names: the names in tests/kernels.conf, in order.

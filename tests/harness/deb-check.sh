@@ -28,18 +28,6 @@ PKGS="execns-dkms execns libexecns0 libexecns-dev"
 TOOLS="dkms debhelper dh-dkms lintian dpkg-dev build-essential pkgconf xz-utils zstd"
 version=$(cat "$TOP/VERSION")
 
-n=0 failed=0
-result() {	# result STATUS NAME [LOG]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		[ -n "${3:-}" ] && tail -n 30 "$3" | sed 's/^/# /'
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 
 # The kernels' headers (and a foreign kernel's cross compiler), before the
 # lock: fetch-kernel.sh takes it itself when it has work to do.
@@ -77,7 +65,7 @@ for p in $PKGS; do
 	f=$(cd "$ROOT$d" && ls "${p}"_"${version}"_*.deb 2>/dev/null) || { rc=1; continue; }
 	debs+=("$d/$f")
 done
-result $rc "make deb (dpkg-buildpackage -us -uc -b) builds $PKGS, version $version ($((SECONDS - t)) s)" "$log"
+ktap_result $rc "make deb (dpkg-buildpackage -us -uc -b) builds $PKGS, version $version ($((SECONDS - t)) s)" "$log"
 [ "$rc" = 0 ] || { echo "# make deb failed: the rest cannot run (log: $log)"; exit 1; }
 
 # lintian: every tag shown, pedantic ones too; any of error, warning or
@@ -86,7 +74,7 @@ log=$LOGS/deb-lintian-$TREE.log
 t=$SECONDS rc=0
 in_root sh -c "cd $d && lintian --allow-root --fail-on error,warning,info -I --pedantic --show-overrides execns_${version}_amd64.changes" >"$log" 2>&1 || rc=1
 sed 's/^/# lintian: /' "$log"
-result $rc "lintian: no error, warning or info tag ($((SECONDS - t)) s)"
+ktap_result $rc "lintian: no error, warning or info tag ($((SECONDS - t)) s)"
 
 # in_ovl CMD...: in_root, in the overlay of the build root whose changes
 # are in $ovl/upper (kept from one call to the next).
@@ -143,7 +131,7 @@ log=$LOGS/deb-install-$TREE.log
 t=$SECONDS rc=0
 in_ovl apt-get install -y -q --no-install-recommends "${debs[@]}" >"$log" 2>&1 || rc=1
 grep -E '^Building for|^Error|[Ff]ailed' "$log" | sed 's/^/# /' || true
-result $rc "apt install of $PKGS (an overlay of the build root), DKMS builds included ($((SECONDS - t)) s)" "$log"
+ktap_result $rc "apt install of $PKGS (an overlay of the build root), DKMS builds included ($((SECONDS - t)) s)" "$log"
 [ "$rc" = 0 ] || exit 1
 
 # elf_machine FILE: the ELF machine of a module, compressed or not.
@@ -164,7 +152,7 @@ want_machine() {
 
 for k in "$@"; do
 	if kernel_built "$k"; then
-		skip "$k: execns.ko built by DKMS from execns-dkms" "not a packaged kernel: no linux-headers package to build against; DKMS builds for trixie's headers of the same source"
+		ktap_skip "$k: execns.ko built by DKMS from execns-dkms" "not a packaged kernel: no linux-headers package to build against; DKMS builds for trixie's headers of the same source"
 		continue
 	fi
 	release=$(cat "$(kdir "$k")/release")
@@ -194,7 +182,7 @@ for k in "$@"; do
 		echo "kept as $(kmod "$k" execns-dkms)"
 	) >"$log" 2>&1 || rc=1
 	sed 's/^/# /' "$log"
-	result $rc "$k: DKMS built and installed execns.ko for $release ($arch) from execns-dkms"
+	ktap_result $rc "$k: DKMS built and installed execns.ko for $release ($arch) from execns-dkms"
 done
 
 # The CLI and the library from the packages: execns --version, and a
@@ -222,7 +210,7 @@ in_ovl sh -c '
 	ldd "$2/prog" | grep -q "libexecns.so.0 => /usr/lib/.*/libexecns.so.0 "
 	"$2/prog"' sh "$version" "$w" >"$log" 2>&1 || rc=1
 sed 's/^/# /' "$log"
-result $rc "execns --version and pkg-config say $version; a program built with pkg-config --cflags --libs execns runs against libexecns.so.0"
+ktap_result $rc "execns --version and pkg-config say $version; a program built with pkg-config --cflags --libs execns runs against libexecns.so.0"
 
 # apt purge: none of the packages' files (dpkg -L, directories aside),
 # nothing of DKMS's (/usr/src/execns-*, /var/lib/dkms/execns, any
@@ -253,5 +241,5 @@ t=$SECONDS rc=0
 	echo "nothing left behind"
 ) >"$log" 2>&1 || rc=1
 grep -vE '^(Reading|Building dependency|Solving|\(Reading database)' "$log" | sed 's/^/# /'
-result $rc "apt purge leaves nothing behind (the packages' files, /usr/src/execns-*, /var/lib/dkms/execns, execns.ko*, any other new file) ($((SECONDS - t)) s)"
-[ "$failed" -eq 0 ]
+ktap_result $rc "apt purge leaves nothing behind (the packages' files, /usr/src/execns-*, /var/lib/dkms/execns, execns.ko*, any other new file) ($((SECONDS - t)) s)"
+[ "$KTAP_FAILED" -eq 0 ]

@@ -82,11 +82,8 @@ else
 fi
 elf=$(vmlinux) || die "$kernel: no vmlinux in $kd/vmlinuz"
 
-n=0 failed=0
-result() {	# result STATUS NAME
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $kernel: $2"; else echo "not ok $n - $kernel: $2"; failed=$((failed + 1)); fi
-}
+
+result() { ktap_result "$1" "$kernel: $2"; }
 
 addr() { awk -v s="$1" '$3 == s && $2 ~ /^[tTW]$/ { print $1; exit }' "$map"; }
 # end ADDR: the address of the next text symbol after ADDR.
@@ -127,4 +124,4 @@ while IFS=: read -r callers callees; do
 	[ -z "$missing" ] || rc=1
 	result $rc "$caller calls$callees through their entries${missing:+ (no call to:$missing)}"
 done < <(sites)
-[ "$failed" -eq 0 ]
+[ "$KTAP_FAILED" -eq 0 ]

@@ -28,17 +28,6 @@
 
 . "$(dirname "$0")/common.sh"
 
-n=0 failed=0
-result() {	# result STATUS NAME [LOG]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		[ -n "${3:-}" ] && sed 's/^/# /' "$3" | head -n 30
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
 
 # w1_key K: what kernel K's W=1 and sparse output depends on, as one hash:
 # the module's sources and the kernel (build-module.sh's stamp of the
@@ -152,9 +141,8 @@ for k in "$@"; do
 		# frame-size noise.
 		why="same 6.12 source as the trixie headers; W=1 and sparse run there"
 		! kernel_tree "$k" || why="a kernel tree of your own: the module is built against it W=1; sparse runs on Debian's headers"
-		echo "ok $((n + 1)) - $k: W=1 build # SKIP $why"
-		echo "ok $((n + 2)) - $k: sparse (C=1, every file) # SKIP $why"
-		n=$((n + 2))
+		ktap_skip "$k: W=1 build" "$why"
+		ktap_skip "$k: sparse (C=1, every file)" "$why"
 		"$TOP/tests/harness/build-module.sh" "$k" >"$log" 2>&1 || true
 	else
 		# One build for both: every file compiled again (EXECNS_REBUILD:
@@ -175,30 +163,28 @@ for k in "$@"; do
 		else
 			[ ! -s "$log.warnings" ] || w=1
 		fi
-		result $w "$k: W=1 build without warnings" "$log"
+		ktap_result $w "$k: W=1 build without warnings" "$log"
 		if [ $sparse = no ]; then
 			# Debian's 7.x headers lack scripts/checker-valid.sh:
 			# kbuild then skips sparse, which is no pass.
-			n=$((n + 1))
-			echo "ok $n - $k: sparse (C=1, every file) without warnings # SKIP kbuild did not run sparse (the headers lack scripts/checker-valid.sh)"
+			ktap_skip "$k: sparse (C=1, every file) without warnings" "kbuild did not run sparse (the headers lack scripts/checker-valid.sh)"
 		else
 			w=$rc
 			grep -qv '\[-W' "$log.warnings" && w=1
-			result $w "$k: sparse (C=1, every file) without warnings" "$log"
+			ktap_result $w "$k: sparse (C=1, every file) without warnings" "$log"
 		fi
 		rm -f "$log.warnings"
 	fi
 	if ! arch_native "$(kernel_arch "$k")"; then
 		# x86 machine-code checks; a cross build gets W=1 and sparse only.
-		echo "ok $((n + 1)) - $k: no indirect branch into the kernel (IBT) # SKIP x86 only (IBT)"
-		echo "ok $((n + 2)) - $k: the kernel calls every hooked function through its entry (hook-sites.sh) # SKIP x86 disassembly only"
-		echo "ok $((n + 3)) - $k: make dkms-install # SKIP cross builds: dkms builds for the machine it runs on"
-		n=$((n + 3))
+		ktap_skip "$k: no indirect branch into the kernel (IBT)" "x86 only (IBT)"
+		ktap_skip "$k: the kernel calls every hooked function through its entry (hook-sites.sh)" "x86 disassembly only"
+		ktap_skip "$k: make dkms-install" "cross builds: dkms builds for the machine it runs on"
 		continue
 	fi
 	rc=0
 	"$TOP/tests/harness/ibt-check.sh" "$(kmod "$k")" >"$log" 2>&1 || rc=1
-	result $rc "$k: no indirect branch into the kernel (IBT)" "$log"
+	ktap_result $rc "$k: no indirect branch into the kernel (IBT)" "$log"
 	rc=0
 	"$TOP/tests/harness/hook-sites.sh" "$k" >"$log" 2>&1 || rc=1
 	case $(kernel_proof "$k") in
@@ -206,26 +192,25 @@ for k in "$@"; do
 		# A row whose kernel has a path around a hook (tests/kernels.conf:
 		# the load-time proof refuses it): the offline check must see it too.
 		rc=$((1 - rc))
-		result $rc "$k: hook-sites.sh finds the path around a hook that the load-time proof refuses ($(kernel_proof "$k" | cut -d' ' -f2-))" "$log" ;;
+		ktap_result $rc "$k: hook-sites.sh finds the path around a hook that the load-time proof refuses ($(kernel_proof "$k" | cut -d' ' -f2-))" "$log" ;;
 	*)
-		result $rc "$k: the kernel calls every hooked function through its entry (hook-sites.sh)" "$log" ;;
+		ktap_result $rc "$k: the kernel calls every hooked function through its entry (hook-sites.sh)" "$log" ;;
 	esac
 	if kernel_built "$k"; then
-		n=$((n + 1))
 		if kernel_tree "$k"; then
-			echo "ok $n - $k: make dkms-install # SKIP a kernel tree of your own: dkms installs for packaged kernels; it runs on Debian's headers"
+			ktap_skip "$k: make dkms-install" "a kernel tree of your own: dkms installs for packaged kernels; it runs on Debian's headers"
 		else
-			echo "ok $n - $k: make dkms-install # SKIP not a packaged kernel: its build tree belongs to its build script, which may be rebuilding it; dkms runs on the trixie headers of the same source"
+			ktap_skip "$k: make dkms-install" "not a packaged kernel: its build tree belongs to its build script, which may be rebuilding it; dkms runs on the trixie headers of the same source"
 		fi
 		continue
 	fi
 	log=$LOGS/lint-dkms-$TREE-$k.log
 	rc=0
 	"$TOP/tests/harness/dkms-check.sh" "$k" >"$log" 2>&1 || rc=1
-	result $rc "$k: make dkms-install (Debian's dkms) installs execns.ko with vermagic $(cat "$(kdir "$k")/release")" "$log"
+	ktap_result $rc "$k: make dkms-install (Debian's dkms) installs execns.ko with vermagic $(cat "$(kdir "$k")/release")" "$log"
 done
 if [ "$parts" = kernels ]; then
-	[ "$failed" -eq 0 ]
+	[ "$KTAP_FAILED" -eq 0 ]
 	exit
 fi
 cp=$(checkpatch_dir)
@@ -235,30 +220,30 @@ rc=0
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
 	--file module/*.c module/*.h module/arch/*/*.h module/arch/*/*.c tests/guest/leak/*.c tests/guest/ipmod/*.c \
 	tests/harness/percpu-probe/*.c) >"$log" 2>&1 || rc=1
-result $rc "checkpatch on module/, tests/guest/leak/, tests/guest/ipmod/ and tests/harness/percpu-probe/" "$log"
+ktap_result $rc "checkpatch on module/, tests/guest/leak/, tests/guest/ipmod/ and tests/harness/percpu-probe/" "$log"
 
 log=$LOGS/lint-log-pattern.log
 rc=0
 "$TOP/tests/harness/log-pattern-check.sh" >"$log" 2>&1 || rc=1
-result $rc "kernel-log pattern: every sample report trips it, no clean banner does" "$log"
+ktap_result $rc "kernel-log pattern: every sample report trips it, no clean banner does" "$log"
 log=$LOGS/lint-make-cmd.log
 rc=0
 make_passes_cmd >"$log" 2>&1 || rc=1
-result $rc "make vm-run and stap-run pass CMD unexpanded" "$log"
+ktap_result $rc "make vm-run and stap-run pass CMD unexpanded" "$log"
 log=$LOGS/lint-man.log
 rc=0
 (cd "$TOP/docs" && mandoc -Tlint -W style ./*.[1-8]) >"$log" 2>&1 || rc=1
 [ ! -s "$log" ] || rc=1
-result $rc "man pages lint-clean (mandoc -Tlint): $(cd "$TOP/docs" && echo ./*.[1-8] | sed 's|\./||g')" "$log"
+ktap_result $rc "man pages lint-clean (mandoc -Tlint): $(cd "$TOP/docs" && echo ./*.[1-8] | sed 's|\./||g')" "$log"
 log=$LOGS/lint-versions.log
 rc=0
 versions_match >"$log" 2>&1 || rc=1
-result $rc "dkms.conf's PACKAGE_VERSION and packaging/debian/changelog's version are VERSION's ($(cat "$TOP/VERSION"))" "$log"
+ktap_result $rc "dkms.conf's PACKAGE_VERSION and packaging/debian/changelog's version are VERSION's ($(cat "$TOP/VERSION"))" "$log"
 # The Debian packages' checks as a subtest: its KTAP, indented.
 log=$LOGS/lint-deb-$TREE.log
 rc=0 t=$SECONDS
 "$TOP/tests/harness/deb-check.sh" "${deb_kernels[@]}" >"$log" 2>"$log.err" || rc=1
 sed 's/^/    /' "$log"
 [ "$rc" = 0 ] || sed 's/^/# /' "$log.err" | tail -n 20
-result $rc "Debian packages: make deb, lintian, apt install, DKMS for ${#deb_kernels[@]} kernels, apt purge (deb-check.sh, $((SECONDS - t)) s)"
-[ "$failed" -eq 0 ]
+ktap_result $rc "Debian packages: make deb, lintian, apt install, DKMS for ${#deb_kernels[@]} kernels, apt purge (deb-check.sh, $((SECONDS - t)) s)"
+[ "$KTAP_FAILED" -eq 0 ]

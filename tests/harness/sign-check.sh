@@ -24,11 +24,6 @@ release=$(cat "$kd/release")
 d=/build/$TREE/sign-$kernel
 signed=$(dirname "$(kmod "$kernel")")/execns-signed.ko
 
-n=0 failed=0
-result() {	# result 0|1 DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
 
 echo "KTAP version 1"
 echo "1..5"
@@ -49,16 +44,16 @@ in_root openssl req -new -nodes -utf8 -sha256 -days 1 -batch -x509 -newkey rsa:2
 r=0
 in_root make -C "$d" sign KDIR="/lib/modules/$release/build" KEY="$d/key.pem" CERT="$d/cert.der" \
 	KO="$d/execns.ko" 2>&1 | sed 's/^/# /' || r=1
-result "$r" "make sign KEY= CERT= with $release's scripts/sign-file"
+ktap_result "$r" "make sign KEY= CERT= with $release's scripts/sign-file"
 
 info=$(in_root modinfo "$d/execns.ko" 2>&1 || true)
 printf '%s\n' "$info" | grep -E '^(signer|sig_hashalgo|sig_key|vermagic):' | sed 's/^/# /'
 r=0; printf '%s\n' "$info" | grep -qE '^signer: +execns throwaway test key$' || r=1
-result "$r" "modinfo: signer is the throwaway key's subject"
+ktap_result "$r" "modinfo: signer is the throwaway key's subject"
 r=0; printf '%s\n' "$info" | grep -qE '^sig_hashalgo: +sha256$' || r=1
-result "$r" "modinfo: sig_hashalgo sha256"
+ktap_result "$r" "modinfo: sig_hashalgo sha256"
 r=0; [ "$(tail -c 28 "$ROOT$d/execns.ko")" = "~Module signature appended~" ] || r=1
-result "$r" "the module ends in sign-file's marker (~Module signature appended~)"
+ktap_result "$r" "the module ends in sign-file's marker (~Module signature appended~)"
 cp "$ROOT$d/execns.ko" "$signed.$$" && mv -f "$signed.$$" "$signed"
 rm -rf "$ROOT$d"
 
@@ -69,5 +64,5 @@ EXECNS_LOAD=no BOOTARGS="module.sig_enforce=1" EXECNS_PREBUILT=1 \
 	"$TOP/tests/harness/vm.sh" "$kernel" run test-execns-preflight "$tdir/execns-signed.ko" |
 	sed 's/^/    /' || r=1
 rm -rf "$tdir"
-result "$r" "a guest booted with module.sig_enforce=1: the preflight says no, the kernel refuses the unsigned and the untrusted signed module"
-[ "$failed" -eq 0 ]
+ktap_result "$r" "a guest booted with module.sig_enforce=1: the preflight says no, the kernel refuses the unsigned and the untrusted signed module"
+[ "$KTAP_FAILED" -eq 0 ]
