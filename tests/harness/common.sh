@@ -96,21 +96,23 @@ kernel_proof() {
 	esac
 }
 
+# kernel_built NAME: whether a kernel is built, not fetched (flavour "-":
+# debug, bypass, a tree of your own): its own build script, KASAN's memory
+# and time.
+kernel_built() { [ "$(kernel_flavour "$1")" = - ]; }
+
 # tools_row K: whether kernel K gets a tracing tools lane in check.sh: the rows of
 # Debian's main flavour of each architecture (amd64, arm64, s390x) and the
 # kernels built here, not the other flavours (cloud-amd64, rt-amd64,
 # arm64-16k: the same source and the same tools as their main flavour,
 # at 3-5 CPU-minutes a row; `make trace-check KERNEL=K` runs them), nor a
 # row whose uid tables the load-time proof refuses (every tracing check
-# counts a uid table's events).
-# kernel_built NAME: whether a kernel is built here (flavour "-": debug,
-# bypass), not fetched: its own build script, KASAN's memory and time.
-kernel_built() { [ "$(kernel_flavour "$1")" = - ]; }
-
+# counts a uid table's events), nor a tree of your own (proof "any": its
+# BTF and debuginfo are whatever its configuration chose).
 tools_row() {
 	local f
 	f=$(kernel_flavour "$1")
-	case $(kernel_proof "$1") in refused*) return 1 ;; esac
+	case $(kernel_proof "$1") in refused* | any) return 1 ;; esac
 	[ "$f" = - ] || [ "$f" = "$(arch_deb "$(kernel_arch "$1")")" ]
 }
 

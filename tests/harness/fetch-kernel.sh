@@ -34,7 +34,10 @@
 
 name=${1:?usage: fetch-kernel.sh NAME [trace-tools]}
 # A kernel tree of your own is taken from the tree, not fetched.
-! kernel_tree "$name" || exec "$TOP/tests/harness/tree-kernel.sh" "$name"
+if kernel_tree "$name"; then
+	[ -z "${2:-}" ] || die "KERNEL=$name: a kernel tree of your own gets no $2 from Debian (no tracing tools lane)"
+	exec "$TOP/tests/harness/tree-kernel.sh" "$name"
+fi
 suites=$(kernel_suites "$name")
 # A suite written SUITE@VERSION pins the kernel to that version of SUITE's
 # (tests/kernels.conf says when and why): pin_suite and pin_ver, and

@@ -29,9 +29,8 @@ echo "KTAP version 1"
 echo "1..5"
 echo "# $kernel ($release)"
 rm -rf "$ROOT$d"
-mkdir -p "$ROOT$d/tests"
+mkdir -p "$ROOT$d"
 cp "$TOP/Makefile" "$TOP/VERSION" "$ROOT$d/"
-cp "$TOP/tests/kernels.conf" "$ROOT$d/tests/"
 cp "$(kmod "$kernel")" "$ROOT$d/execns.ko"
 # A key of this run only: nothing trusts it, and it is deleted with $d.
 # The build root's openssl (linux-kbuild's sign-file is linked to its

@@ -17,7 +17,7 @@
 # fetched: check.sh and lint.sh handle it as they handle the debug
 # kernel), and proof "any": no expectation, the guest reports the verdict
 # it gets and runs or skips the uid-table programs by it.  No tracing
-# tools lane (make trace-check KERNEL=tree-NAME runs it).
+# tools lane: its BTF and debuginfo are whatever its configuration chose.
 #
 # Usage: tree-kernel.sh register PATH	register PATH, print the row's name
 #        tree-kernel.sh NAME		(fetch-kernel.sh) the row's kernel

@@ -163,12 +163,11 @@ make_initramfs() {
 	printf '%s\n' "${EXECNS_LOAD:-yes}" >"$r/etc/execns/load"
 	# The kernel's configuration where Debian's linux-image puts it, from
 	# its headers (execns-preflight reads it).
-	# (The link of a kernel built here is absolute, in the build root.)
+	# (kbuild_host: the build root's link, or a tree of your own.)
 	local rel b
 	rel=$(cat "$kd/release")
-	b=$(readlink "$ROOT/lib/modules/$rel/build" || true)
-	case $b in /*) b=$ROOT$b ;; *) b=$ROOT/lib/modules/$rel/build ;; esac
-	if [ -r "$b/.config" ]; then
+	b=$(kbuild_host "$kernel" 2>/dev/null || true)
+	if [ -n "$b" ] && [ -r "$b/.config" ]; then
 		mkdir -p "$r/boot"
 		cp "$b/.config" "$r/boot/config-$rel"
 	fi
