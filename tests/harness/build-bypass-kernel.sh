@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Build (once) the bypass kernel of the matrix (KERNEL=bypass): the debug
-# kernel (build-debug-kernel.sh) with tests/bypass/*.patch applied, a
+# kernel (build-kernel.sh debug) with tests/bypass/*.patch applied, a
 # kernel where a hooked function really is inlined into a caller, so that
 # the module's load-time proof must refuse uid tables there and name the
 # site.  It is built incrementally from a copy of the debug kernel's tree
@@ -20,7 +20,7 @@ name=bypass
 out=$(kdir "$name")
 dbg=$(kdir debug)
 PATCHES=$TOP/tests/bypass
-D=/usr/src/execns-debug			# in the build root, beside the debug trees
+D=/usr/src/execns-built			# in the build root, beside the debug trees (build-kernel.sh)
 CC_NAME=x86_64-linux-gnu-gcc-14
 MK="ARCH=x86_64 CC=$CC_NAME HOSTCC=$CC_NAME LOCALVERSION=-bypass"
 
@@ -50,7 +50,7 @@ build() {
 		done
 		patch -s -p1 -d "$ROOT$src" <"$p" || die "$(basename "$p") does not apply to linux-source-6.12 $ver"
 	done
-	cp -a "$ROOT$D/build-$(cat "$dbg/key")" "$ROOT$build" || die "copying the debug kernel's tree failed"
+	cp -a "$ROOT$D/debug-$(cat "$dbg/key")" "$ROOT$build" || die "copying the debug kernel's tree failed"
 	# Built with the patched source mounted over the debug kernel's, in
 	# in_root's private mount namespace: every command line then names the
 	# same source directory as the copied tree's, and make rebuilds only
@@ -75,7 +75,7 @@ build() {
 
 main() {
 	warm && exit 0
-	"$TOP/tests/harness/build-debug-kernel.sh"
+	"$TOP/tests/harness/build-kernel.sh" debug
 	exec 7>"$EXECNS_CACHE/.bypass-kernel.lock"
 	flock 7
 	warm && exit 0

@@ -249,8 +249,20 @@ kbuild_ext() {
 	kd=$(kdir "$k") arch=$(kernel_arch "$k")
 	arch_native "$arch" ||
 		cross=(ARCH="$(arch_kbuild "$arch")" CROSS_COMPILE="$(arch_cross "$arch")")
-	in_root make -C "$(kbuild_dir "$k")" M="$dir" CC="$(cat "$kd/cc")" \
+	# shellcheck disable=SC2046 # one or two words, none with a space
+	in_root make -C "$(kbuild_dir "$k")" M="$dir" $(kbuild_cc "$(cat "$kd/cc")") \
 		"${cross[@]}" "$@" modules
+}
+
+# kbuild_cc CC [host]: kbuild's arguments for compiler CC as a kernel's cc
+# file names it: a GCC is CC= (and HOSTCC= with "host", for a kernel's own
+# build); clang-N is LLVM=-N, clang and LLVM's binutils of version N
+# throughout, as kbuild requires of a clang kernel's modules.
+kbuild_cc() {
+	case $1 in
+	clang-*) echo "LLVM=-${1#clang-}" ;;
+	*) echo "CC=$1${2:+ HOSTCC=$1}" ;;
+	esac
 }
 
 # logged LOG CMD...: run CMD with its output in $LOGS/LOG (the caller's

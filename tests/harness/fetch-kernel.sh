@@ -557,7 +557,7 @@ trace_tools() {
 # refresh: new package lists (the build root's, or $deb's private ones),
 # then, if the newest image of the row's suites is not the cached one, drop
 # the cached kernel so that main fetches the new one.  For the debug kernel,
-# the newest linux-source-6.12 (build-debug-kernel.sh rebuilds if it moved).
+# the newest linux-source-6.12 (build-kernel.sh rebuilds if it moved).
 refresh() {
 	local have want pkg
 	exec 9>"$EXECNS_CACHE/.root.lock"
@@ -613,9 +613,9 @@ main() {
 	[ "${2:-}" != refresh ] || refresh
 	# (before the built kernels' exec: their tools come from their suites too)
 	[ "${2:-}" != trace-tools ] || trace_tools
-	# The debug kernel is built here, not fetched: same layout, its own script.
-	[ "$name" = debug ] && exec "$TOP/tests/harness/build-debug-kernel.sh"
+	# The kernels built here, not fetched: same layout, their own scripts.
 	[ "$name" = bypass ] && exec "$TOP/tests/harness/build-bypass-kernel.sh"
+	kernel_built "$name" && exec "$TOP/tests/harness/build-kernel.sh" "$name"
 	[ "${2:-}" != stap-runtime ] || stap_runtime
 	# tests/kernels.conf moved a pin: that version, not the cached one.
 	if [ -n "$pin_ver" ] && [ -s "$out/version" ] && [ "$(cat "$out/version")" != "$pin_ver" ]; then

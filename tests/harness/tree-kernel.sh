@@ -5,9 +5,10 @@
 # tree's own image with execns.ko built against the tree, as virtme-ng
 # boots a developer's build.  The tree must be configured and built (its
 # .config, the image, Module.symvers), with what the guest needs built in
-# (tests/debug-kernel.config lists it: the 8250 serial console, an
+# (tests/kernels/guest.config lists it: the 8250 serial console, an
 # initramfs, ...).  The module is built in the build root with the GCC
-# major version the tree was built with (installed there if missing); a
+# major version the tree was built with, or the clang version's clang, lld
+# and llvm for a tree built with LLVM=1 (installed there if missing); a
 # tree outside the build root is mounted there at its own path for that
 # (common.sh's in_root), so an O= tree's absolute paths keep working.
 #
@@ -60,8 +61,8 @@ register() {
 	[ -s "$t/$img" ] || die "KERNEL=$1: no $img: build the image (make -C $1)"
 	[ -s "$t/Module.symvers" ] ||
 		die "KERNEL=$1: no Module.symvers, which external modules build against: run make (or make modules) in it"
-	[ "$(cfg "$t" CONFIG_CC_IS_GCC)" = y ] ||
-		die "KERNEL=$1: built with $(cfg "$t" CONFIG_CC_VERSION_TEXT); the build root builds modules with GCC only"
+	[ "$(cfg "$t" CONFIG_CC_IS_GCC)" = y ] || [ "$(cfg "$t" CONFIG_CC_IS_CLANG)" = y ] ||
+		die "KERNEL=$1: built with $(cfg "$t" CONFIG_CC_VERSION_TEXT); the build root builds modules with GCC or clang only"
 	name=tree-$(basename "$t" | tr -c 'A-Za-z0-9._\n-' _)
 	other=$(awk -v n="$name" '$1 == n { print $4 }' "$TREES_CONF" 2>/dev/null || true)
 	[ -z "$other" ] || [ "$other" = "$t" ] ||
@@ -96,18 +97,27 @@ key() {
 		sha1sum | cut -c1-12
 }
 
-# compiler TREE ARCH: the build root's GCC of TREE's major version,
-# installed there when missing.
+# compiler TREE ARCH: the build root's GCC of TREE's major version, or for
+# a clang tree (LLVM=1) clang-N with lld and llvm of N (kbuild_cc passes
+# LLVM=-N; clang cross-compiles by itself), installed there when missing.
 compiler() {
-	local major cc pkg
-	major=$(( $(cfg "$1" CONFIG_GCC_VERSION) / 10000 ))
-	cc=$(arch_cross "$2")gcc-$major
-	pkg=gcc-$major
-	arch_native "$2" || pkg=gcc-$major-$(arch_cross "$2" | sed 's/-$//; s/_/-/g')
-	if ! in_root sh -c "command -v $cc" >/dev/null; then
+	local major cc pkg need
+	if [ "$(cfg "$1" CONFIG_CC_IS_CLANG)" = y ]; then
+		major=$(( $(cfg "$1" CONFIG_CLANG_VERSION) / 10000 ))
+		cc=clang-$major pkg="clang-$major lld-$major llvm-$major"
+		need="$cc ld.lld-$major llvm-ar-$major"
+	else
+		major=$(( $(cfg "$1" CONFIG_GCC_VERSION) / 10000 ))
+		cc=$(arch_cross "$2")gcc-$major
+		pkg=gcc-$major
+		arch_native "$2" || pkg=gcc-$major-$(arch_cross "$2" | sed 's/-$//; s/_/-/g')
+		need=$cc
+	fi
+	if ! in_root sh -c "command -v $need" >/dev/null; then
 		exec 8>"$EXECNS_CACHE/.root.lock"
 		flock 8
-		logged "tree-cc.log" in_root apt-get install -y -q --no-install-recommends "$pkg" ||
+		# shellcheck disable=SC2086 # one package, or clang's three
+		logged "tree-cc.log" in_root apt-get install -y -q --no-install-recommends $pkg ||
 			die "the tree was built with $(cfg "$1" CONFIG_CC_VERSION_TEXT); the build root has no $cc and cannot install $pkg (log: $LOGS/tree-cc.log)"
 		exec 8>&-
 	fi
