@@ -86,6 +86,26 @@ checkpatch_dir() {
 	echo "$d"
 }
 
+# shell_syntax: every shell script of the tree (a #! line naming sh or
+# bash, or a sourced *.sh) parses in the shell it is written for: dash for
+# /bin/sh, as the guests run it.  Most of them run only in a guest or in
+# one lane (the tracing scripts, the guest's init), where a typo would
+# otherwise first show.
+shell_syntax() {
+	local f first sh rc=0
+	while IFS= read -r f; do
+		first=$(head -n 1 "$f")
+		case $first in
+		'#!/bin/sh'*) sh=dash ;;
+		'#!'*bash*) sh=bash ;;
+		'#!'*) continue ;;
+		*) case $f in *.sh) sh=bash ;; *) continue ;; esac ;;
+		esac
+		"$sh" -n "$f" || { echo "${f#"$TOP"/}: $sh -n fails"; rc=1; }
+	done < <(find "$TOP/module" "$TOP/tests" "$TOP/tracing" "$TOP/userspace" -name build -prune -o -type f -print | sort)
+	return $rc
+}
+
 # make_passes_cmd: make vm-run and stap-run, with stand-ins for the scripts
 # (H= and T=), hand over a CMD full of $, quotes and backquotes exactly as typed.
 make_passes_cmd() {
@@ -226,6 +246,10 @@ log=$LOGS/lint-log-pattern.log
 rc=0
 "$TOP/tests/harness/log-pattern-check.sh" >"$log" 2>&1 || rc=1
 ktap_result $rc "kernel-log pattern: every sample report trips it, no clean banner does" "$log"
+log=$LOGS/lint-shell-syntax.log
+rc=0
+shell_syntax >"$log" 2>&1 || rc=1
+ktap_result $rc "shell scripts parse (bash -n, dash -n for /bin/sh ones): module/, tests/, tracing/, userspace/" "$log"
 log=$LOGS/lint-make-cmd.log
 rc=0
 make_passes_cmd >"$log" 2>&1 || rc=1
