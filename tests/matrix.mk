@@ -18,6 +18,8 @@ KERNELS := $(call rows,$(ARCH))
 karchs = $(sort $(foreach k,$(1),$(shell cat tests/kernels.conf $(TREES_CONF) 2>/dev/null | awk -v k=$(k) '!/^\#/ && $$1 == k { print $$2; exit }')))
 TREES_CONF := $(or $(EXECNS_CACHE),/var/cache/execns)/trees.conf
 H := tests/harness
+# The tracing scripts (docs/tracing.md, "Where the tracing files are").
+T := tracing/host
 # KERNEL=/path/to/linux: a built kernel tree of your own, registered by
 # tree-kernel.sh as a row (tree-NAME) the harness handles as any other.
 ifneq ($(findstring /,$(KERNEL)),)
@@ -58,21 +60,21 @@ suite: deps
 # SystemTap scripts in the guest around CMD, e.g.
 # make stap-run KERNEL=trixie SCRIPT=stap/execns-trace.stp CMD="execns -t true"
 stap-run: deps
-	@$(H)/stap-run.sh $(KERNEL) "$(SCRIPT)" "$$CMD" "$(ADD)"
+	@$(T)/stap-run.sh $(KERNEL) "$(SCRIPT)" "$$CMD" "$(ADD)"
 
 # One tracing tool in the guest around CMD, as docs/tracing.md's recipes
 # run it, on the tools of the kernel's release: perf (perf stat -a -x, -e
-# 'execns:*'; no CMD: the recipe as written), bpftrace (trace/uidacct.bt,
-# or BT=FILE), tracefs (the recipe as written) or stap (SCRIPT, default
-# stap/uidacct.stp), e.g.
+# 'execns:*'; no CMD: the recipe as written), bpftrace
+# (tracing/recipes/uidacct.bt, or BT=FILE), tracefs (the recipe as
+# written) or stap (SCRIPT, default stap/uidacct.stp), e.g.
 # make trace-run KERNEL=backports TOOL=bpftrace CMD="test-uid-workload"
 TOOL ?= perf
 trace-run: deps
-	@SCRIPT="$(SCRIPT)" BT="$(BT)" $(H)/trace-run.sh $(KERNEL) $(TOOL) "$$CMD" "$(ADD)"
+	@SCRIPT="$(SCRIPT)" BT="$(BT)" $(T)/trace-run.sh $(KERNEL) $(TOOL) "$$CMD" "$(ADD)"
 
 # The SystemTap, perf and bpftrace checks of one kernel (KTAP).
 trace-check: deps
-	@$(H)/stap-check.sh $(KERNEL) && $(H)/trace-check.sh $(KERNEL)
+	@$(T)/stap-check.sh $(KERNEL) && $(T)/trace-check.sh $(KERNEL)
 
 # make sign in the build root and a guest booted with module.sig_enforce=1
 # (KTAP; check.sh runs it on trixie).
@@ -81,7 +83,7 @@ sign-check: deps
 
 # The SystemTap checks alone (KTAP), e.g. make stap-check KERNEL=trixie-arm64.
 stap-check: deps
-	@$(H)/stap-check.sh $(KERNEL)
+	@$(T)/stap-check.sh $(KERNEL)
 
 .PHONY: stap-run trace-run trace-check stap-check
 

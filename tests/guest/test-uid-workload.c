@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A uid-accounting workload, also the one the SystemTap checks trace
- * (tests/guest/stap-check): three execns(CLONE_NEWUSER) programs, table i
- * with a child setuid() to 1000+i and one to 2000, and a lookup of 1000+i;
- * one child of the caller setuid() to 5000 in the kernel's global table.
+ * (tracing/guest/execns-stap-check.sh): three execns(CLONE_NEWUSER)
+ * programs, table i with a child setuid() to 1000+i and one to 2000, and a
+ * lookup of 1000+i; one child of the caller setuid() to 5000 in the
+ * kernel's global table.
  * Each table is described by a "# table T uids 0 1000+i 2000" line.
  *
  * With "hold", one more table (uids 0 and 3000) stays, in process group

@@ -204,16 +204,16 @@ kernel_lane() {
 
 # tools_lane K: the tracing tools on kernel K, each in a guest of its own.
 tools_lane() {
-	local k=$1 h=$TOP/tests/harness
+	local k=$1 t=$TOP/tracing/host
 	note "=== $k: tracing tools ==="
 	# Cross-built for arm64 and s390x; on an s390x kernel whose guest
 	# cannot load a module with a static per-CPU variable, compiled, and
 	# the guest run one KTAP skip that says why (STAP_S390X_SKIP in
-	# common.sh).
-	step "$k-stap" "$k: SystemTap" "$h/stap-check.sh" "$k"
+	# tracing/host/common.sh).
+	step "$k-stap" "$k: SystemTap" "$t/stap-check.sh" "$k"
 	# docs/tracing.md's recipes on the perf and bpftrace of the kernel's
 	# own suites (fetch-kernel.sh NAME trace-tools).
-	step "$k-trace" "$k: perf and bpftrace" "$h/trace-check.sh" "$k"
+	step "$k-trace" "$k: perf and bpftrace" "$t/trace-check.sh" "$k"
 }
 
 # split_lane K: kernel K's split_tests, in a guest of their own.

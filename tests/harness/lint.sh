@@ -5,9 +5,9 @@
 # the kernel's calls of the hooked functions (hook-sites.sh); then
 # checkpatch on its sources; and two harness checks on the host: the guest's
 # kernel-log pattern against sample reports and banners
-# (log-pattern-check.sh), make passing CMD to vm.sh and stap-run.sh
-# unexpanded, and every man page in docs/ clean under mandoc -Tlint
-# (Debian's mandoc, installed by deps.sh).  For each packaged kernel, also
+# (log-pattern-check.sh), make passing CMD to vm.sh and
+# tracing/host/stap-run.sh unexpanded, and every man page in docs/ clean
+# under mandoc -Tlint (Debian's mandoc, installed by deps.sh).  For each packaged kernel, also
 # `make dkms-install` with Debian's dkms in the build root
 # (dkms-check.sh): the module it installs has that kernel's vermagic.
 # Once per run (the common part): dkms.conf's and the Debian changelog's
@@ -86,8 +86,28 @@ checkpatch_dir() {
 	echo "$d"
 }
 
+# shell_syntax: every shell script of the tree (a #! line naming sh or
+# bash, or a sourced *.sh) parses in the shell it is written for: dash for
+# /bin/sh, as the guests run it.  Most of them run only in a guest or in
+# one lane (the tracing scripts, the guest's init), where a typo would
+# otherwise first show.
+shell_syntax() {
+	local f first sh rc=0
+	while IFS= read -r f; do
+		first=$(head -n 1 "$f")
+		case $first in
+		'#!/bin/sh'*) sh=dash ;;
+		'#!'*bash*) sh=bash ;;
+		'#!'*) continue ;;
+		*) case $f in *.sh) sh=bash ;; *) continue ;; esac ;;
+		esac
+		"$sh" -n "$f" || { echo "${f#"$TOP"/}: $sh -n fails"; rc=1; }
+	done < <(find "$TOP/module" "$TOP/tests" "$TOP/tracing" "$TOP/userspace" -name build -prune -o -type f -print | sort)
+	return $rc
+}
+
 # make_passes_cmd: make vm-run and stap-run, with stand-ins for the scripts
-# (H=), hand over a CMD full of $, quotes and backquotes exactly as typed.
+# (H= and T=), hand over a CMD full of $, quotes and backquotes exactly as typed.
 make_passes_cmd() {
 	local stub cmd='echo $? $HOME "a  b" '\''c'\'' `id` $(x) $$' out want rc=0
 	stub=$(mktemp -d)
@@ -101,7 +121,7 @@ make_passes_cmd() {
 	# MAKEFLAGS, and the stub would see "b" as CMD).
 	out=$(env -u MAKEFLAGS -u MFLAGS make -s -C "$TOP" vm-run KERNEL=bookworm H="$stub" CMD="$cmd")
 	[ "$out" = "$want" ] || { echo "make vm-run CMD='$cmd' passed [$out]"; rc=1; }
-	out=$(env -u MAKEFLAGS -u MFLAGS make -s -C "$TOP" stap-run KERNEL=bookworm H="$stub" SCRIPT=x.stp CMD="$cmd")
+	out=$(env -u MAKEFLAGS -u MFLAGS make -s -C "$TOP" stap-run KERNEL=bookworm H="$stub" T="$stub" SCRIPT=x.stp CMD="$cmd")
 	[ "$out" = "$want" ] || { echo "make stap-run CMD='$cmd' passed [$out]"; rc=1; }
 	out=$(CMD=$cmd env -u MAKEFLAGS -u MFLAGS make -s -C "$TOP" vm-run KERNEL=bookworm H="$stub")
 	[ "$out" = "$want" ] || { echo "CMD='$cmd' make vm-run passed [$out]"; rc=1; }
@@ -220,13 +240,17 @@ rc=0
 (cd "$TOP" && perl "$cp/scripts/checkpatch.pl" --no-tree --terse --show-types \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
 	--file module/*.c module/*.h module/arch/*/*.h module/arch/*/*.c tests/guest/leak/*.c tests/guest/ipmod/*.c \
-	tests/harness/percpu-probe/*.c) >"$log" 2>&1 || rc=1
-ktap_result $rc "checkpatch on module/, tests/guest/leak/, tests/guest/ipmod/ and tests/harness/percpu-probe/" "$log"
+	tracing/host/percpu-probe/*.c) >"$log" 2>&1 || rc=1
+ktap_result $rc "checkpatch on module/, tests/guest/leak/, tests/guest/ipmod/ and tracing/host/percpu-probe/" "$log"
 
 log=$LOGS/lint-log-pattern.log
 rc=0
 "$TOP/tests/harness/log-pattern-check.sh" >"$log" 2>&1 || rc=1
 ktap_result $rc "kernel-log pattern: every sample report trips it, no clean banner does" "$log"
+log=$LOGS/lint-shell-syntax.log
+rc=0
+shell_syntax >"$log" 2>&1 || rc=1
+ktap_result $rc "shell scripts parse (bash -n, dash -n for /bin/sh ones): module/, tests/, tracing/, userspace/" "$log"
 log=$LOGS/lint-make-cmd.log
 rc=0
 make_passes_cmd >"$log" 2>&1 || rc=1

@@ -5,7 +5,7 @@
 # it by trace-run.sh) on the perf and bpftrace of the kernel's own release,
 # as KTAP.  The doc's tracepoint table must name each event's fields as its
 # format file does; the tracefs recipe must show a table's events; perf's
-# recipe and bpftrace's (trace/uidacct.bt) each watch one run of
+# recipe and bpftrace's (tracing/recipes/uidacct.bt) each watch one run of
 # test-uid-workload (three tables, each with the uids its "# table T uids
 # ..." line names, all ended, their user_structs freed from RCU callbacks,
 # before it exits) and their counts must match the workload's exactly.
@@ -107,13 +107,13 @@ fi
 
 # --- bpftrace ---
 if ! command -v bpftrace >/dev/null; then
-	skip "bpftrace recipe: trace/uidacct.bt" "no bpftrace in this guest"
+	skip "bpftrace recipe: tracing/recipes/uidacct.bt" "no bpftrace in this guest"
 	skip "bpftrace recipe: tables" "no bpftrace in this guest"
 elif [ ! -e /sys/kernel/btf/vmlinux ]; then
 	# bpftrace parses tracepoint arguments from BTF ("BTF is required
 	# for parsing tracepoint arguments"), which the debug kernel is built
 	# without; started anyway, it spent its TCG start-up on that message.
-	skip "bpftrace recipe: trace/uidacct.bt" "no kernel BTF (/sys/kernel/btf/vmlinux): bpftrace cannot parse tracepoint arguments without it"
+	skip "bpftrace recipe: tracing/recipes/uidacct.bt" "no kernel BTF (/sys/kernel/btf/vmlinux): bpftrace cannot parse tracepoint arguments without it"
 	skip "bpftrace recipe: tables" "no kernel BTF"
 else
 	execns-trace bpftrace /tmp/work-bt.sh /tmp/trace-bt.out >/tmp/bt.log 2>&1
@@ -123,7 +123,7 @@ else
 	if [ $rc -eq 125 ]; then
 		# A start-up failure with BTF there (a script a bpftrace version
 		# refuses, a verifier error) is a failure, not a skip.
-		result 1 "bpftrace recipe: trace/uidacct.bt starts: ${reason:-see the log above}"
+		result 1 "bpftrace recipe: tracing/recipes/uidacct.bt starts: ${reason:-see the log above}"
 		result 1 "bpftrace recipe: tables (bpftrace did not start)"
 	else
 		expect /tmp/work-bt.out

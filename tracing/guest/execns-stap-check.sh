@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # In the guest (as /usr/local/bin/execns-stap-check): the SystemTap checks
-# of make check, as KTAP.  tests/guest/trace/events.stp (every tapset event)
+# of make check, as KTAP.  tracing/guest/events.stp (every tapset event)
 # and stap/uid-leaks.stp watch test-uid-workload: three tables with setuid()s
 # that end, one setuid() in the global table, and one table that is still
 # held when the events are read.
@@ -22,6 +22,17 @@ has() {
 	[ "$(grep -cF -- "$2" "$ev")" -eq "$1" ]
 }
 
+# wait_tables N TENTHS: until /proc/execns/stats counts N tables, for at
+# most TENTHS tenths of a second, then a second more.
+wait_tables() {
+	i=0
+	while [ "$(sed -n 's/^tables //p' /proc/execns/stats)" != "$1" ] && [ $i -lt "$2" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 1
+}
+
 echo "KTAP version 1"
 echo "1..11"
 $S start events && $S start uid_leaks
@@ -33,22 +44,12 @@ sed 's/^/    /' /tmp/work.out
 result $rc "test-uid-workload hold"
 # The finished tables' user_structs go in RCU callbacks, which a loaded
 # TCG guest can delay for seconds: wait until only the held table is left.
-i=0
-while [ "$(sed -n 's/^tables //p' /proc/execns/stats)" != 1 ] && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-sleep 1
+wait_tables 1 300
 live=$(grep -c '^uid ' /proc/execns/tables)
 $S stop events 2>&1 | tee /tmp/stap-stop.out
 held=$(sed -n 's/^# held table \([0-9]*\) .*/\1/p' /tmp/work.out)
 kill -TERM -"$(cat /tmp/execns-hold.pid)"
-i=0
-while [ "$(sed -n 's/^tables //p' /proc/execns/stats)" != 0 ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-sleep 1
+wait_tables 0 100
 $S stop uid_leaks 2>&1 | tee -a /tmp/stap-stop.out
 skipped=$(sed -n 's/.*skipped probes: \([0-9]*\).*/\1/p' /tmp/stap-stop.out | sort -n | tail -n 1)
 echo "# events:"

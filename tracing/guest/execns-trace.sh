@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # In the guest (as /usr/local/bin/execns-trace): run one recipe of
 # docs/tracing.md (/root/recipes/NAME, copied there by trace-run.sh as the
-# doc writes it), from /root, where trace/ is, and print its output.
+# doc writes it), from /root, where tracing/ is, and print its output.
 #
 # Usage: execns-trace perf|bpftrace|tracefs [CMDFILE [OUT]]
 #   perf:     the recipe as written when CMDFILE is empty or missing, else
 #             the recipe's perf command (its part before " -- ") around
 #             sh CMDFILE and a second's wait; perf's counts in OUT, the
 #             command's output in OUT.cmd
-#   bpftrace: the recipe (bpftrace trace/uidacct.bt; trace/user.bt instead
-#             if there is one), from before sh CMDFILE until a second
+#   bpftrace: the recipe (bpftrace tracing/recipes/uidacct.bt; user.bt
+#             there instead if there is one), from before sh CMDFILE until a second
 #             after it (RCU frees), then SIGINT as Ctrl-C; its output in
 #             OUT, the recipe's programs' BPF recursion misses in
 #             OUT.misses
@@ -48,7 +48,7 @@ tracefs)
 	;;
 bpftrace)
 	line=$(cat "$r/bpftrace")
-	[ ! -f /root/trace/user.bt ] || line="bpftrace trace/user.bt"
+	[ ! -f /root/tracing/recipes/user.bt ] || line="bpftrace tracing/recipes/user.bt"
 	echo "execns-trace: $line"
 	# exec: $! is bpftrace itself, which Ctrl-C (SIGINT) stops.
 	(cd /root && eval "exec $line") >"$out" 2>"$out.err" &
