@@ -35,7 +35,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
-#include "lib/child.h"
+#include "lib/test.h"
 
 #define FORBID		"/sys/module/execns/parameters/forbid_unshare"
 #define SELF		"/usr/local/bin/bench-execns"

@@ -12,7 +12,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
-#include "lib/ktap.h"
+#include "lib/test.h"
 
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
 #define MIN_AGE		6	/* seconds: kmemleak skips younger objects */

@@ -6,7 +6,7 @@
  * AArch32 (post-rmmod-slot-32 there), and for s390x, whose 31-bit callers
  * are abi31-caller (see test-execns-abi).
  */
-#include "lib/child.h"
+#include "lib/test.h"
 
 #if defined(__i386__)
 #define ABI "i386"

@@ -26,8 +26,7 @@
 #include <time.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include "lib/child.h"
-#include "lib/ns.h"
+#include "lib/test.h"
 
 #define SELF		"/usr/local/bin/stress-execns"
 #define STORM_NPROC	6	/* RLIMIT_NPROC of a fork storm */

@@ -12,7 +12,7 @@
  */
 #include <limits.h>
 
-#include "lib/report.h"
+#include "lib/test.h"
 
 #if defined(__i386__)
 #define ABI "i386"

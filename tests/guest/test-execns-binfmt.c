@@ -13,8 +13,7 @@
  */
 #include <sys/auxv.h>
 #include <sys/mount.h>
-#include "lib/child.h"
-#include "lib/state.h"
+#include "lib/test.h"
 
 #define MNT	"/proc/sys/fs/binfmt_misc"
 #define KO	"/lib/modules/extra/binfmt_misc.ko"

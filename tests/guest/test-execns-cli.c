@@ -11,8 +11,7 @@
 #include <time.h>
 #include <sched.h>
 #include <sys/mount.h>
-#include "lib/child.h"
-#include "lib/ns.h"
+#include "lib/test.h"
 
 #define CLI "/usr/local/bin/execns"
 #define SELF "/usr/local/bin/test-execns-cli"
@@ -38,10 +37,10 @@ static int prep_child(void *arg)
 	return 0;
 }
 
-/* Run argv with stdout+stderr captured (run_captured()). */
+/* Run argv with stdout+stderr captured (child_exec()). */
 static int run_prep(char *const argv[], enum prep prep, char *out, size_t len)
 {
-	return run_captured(argv, CAPTURE_STDOUT | CAPTURE_STDERR, prep_child, (void *)(long)prep,
+	return child_exec(argv, CHILD_STDOUT | CHILD_STDERR, prep_child, (void *)(long)prep,
 			    20, out, len);
 }
 

@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/prctl.h>
-#include "lib/report.h"
+#include "lib/test.h"
 
 #define F		NS_PREPARED
 #define PROBE		"/tmp/execns-errors-probe"

@@ -22,9 +22,7 @@
  */
 #include <sched.h>
 #include <time.h>
-#include "lib/child.h"
-#include "lib/ns.h"
-#include "lib/state.h"
+#include "lib/test.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME	0x00000080

@@ -7,8 +7,7 @@
  * user_struct and ucounts allocated freed again (/proc/execns/stats).
  */
 #include <sched.h>
-#include "lib/child.h"
-#include "lib/state.h"
+#include "lib/test.h"
 
 #define FAIL_NTH	"/sys/module/execns/parameters/fail_nth"
 #define FLAGS		(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | \

@@ -8,7 +8,7 @@
  */
 #include <sys/eventfd.h>
 #include <sys/socket.h>
-#include "lib/report.h"
+#include "lib/test.h"
 
 struct std_pipes {
 	int in[2], err[2];

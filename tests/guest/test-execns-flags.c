@@ -6,7 +6,7 @@
  * the caller (host name, mounts, System V IPC).  CLONE_NEWPID and
  * CLONE_NEWTIME apply to the new program's children.
  */
-#include "lib/report.h"
+#include "lib/test.h"
 
 #define MNT_DIR	"/tmp/execns-flags-mnt"
 #define MSGQ_KEY 0x65786e73

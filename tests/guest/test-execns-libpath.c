@@ -19,8 +19,7 @@
 #include <sched.h>
 #include <sys/stat.h>
 #include "execns.h"
-#include "lib/child.h"
-#include "lib/ns.h"
+#include "lib/test.h"
 
 #define DIR	"/tmp/execns-libpath"
 

@@ -6,7 +6,7 @@
  * EINVAL (as for unshare(2): its children's pid namespace is no longer its
  * own), and leaves it as it was.
  */
-#include "lib/report.h"
+#include "lib/test.h"
 
 static unsigned long caller_ns[NR_NS];
 

@@ -15,7 +15,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 #include <time.h>
-#include "lib/child.h"
+#include "lib/test.h"
 
 #define KERNEL_PTR	((void *)0xffffffff81000000UL)
 #define RAN_EXIT	42	/* the new program */

@@ -7,7 +7,7 @@
  * sharer has gone CLONE_NEWNS works again.
  */
 #include <sys/prctl.h>
-#include "lib/report.h"
+#include "lib/test.h"
 
 static char *report_argv[] = { "/proc/self/exe", "report", NULL };
 

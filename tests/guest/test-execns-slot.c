@@ -23,8 +23,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include "lib/ktap.h"
-#include "lib/sys.h"
+#include "lib/test.h"
 
 #define KO	"/lib/modules/execns.ko"
 #define PARAMS	"/etc/execns/params"

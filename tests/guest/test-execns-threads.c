@@ -8,7 +8,7 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
-#include "lib/report.h"
+#include "lib/test.h"
 
 #define SPINNERS	3
 #define FLAGS		(NS_PREPARED | CLONE_NEWPID)

@@ -16,8 +16,7 @@
 #include <stdint.h>
 #include <sys/auxv.h>
 #include <time.h>
-#include "lib/child.h"
-#include "lib/ns.h"
+#include "lib/test.h"
 
 #define DAY		86400LL
 #define NSEC		1000000000LL

@@ -15,7 +15,7 @@
 #include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include "lib/report.h"
+#include "lib/test.h"
 
 #define REFCNT	"/sys/module/execns/refcnt"
 #define PAGE	4096

@@ -9,7 +9,7 @@
  * minus frees must equal the user_structs /proc/execns/tables lists.
  */
 #include <sys/resource.h>
-#include "lib/child.h"
+#include "lib/test.h"
 
 #define T "/sys/kernel/tracing/"
 

@@ -10,7 +10,7 @@
  * /tmp/execns-hold.pid, until that group is sent SIGTERM.
  */
 #include <sys/resource.h>
-#include "lib/child.h"
+#include "lib/test.h"
 
 #define NR_TABLES 3
 

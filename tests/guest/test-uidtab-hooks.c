@@ -18,7 +18,7 @@
  *  - everything on again, a new table works.
  * Whatever happens, kprobes and ftrace are on again when the program ends.
  */
-#include "lib/uidtab.h"
+#include "lib/test.h"
 
 #define FTRACE_ENABLED	"/proc/sys/kernel/ftrace_enabled"
 
@@ -50,7 +50,7 @@ static long wait_users_gone(int secs)
 	long users = execns_stat("users");
 
 	for (int i = 0; users != 0 && i < secs * 10; i++) {
-		ut_reap_zombies();
+		child_reap_zombies();
 		sleep_ms(100);
 		users = execns_stat("users");
 	}
@@ -78,14 +78,15 @@ static const struct child_mode modes[] = {
 int main(int argc, char **argv)
 {
 	char v[16];
-	struct ut_out o;
+	struct child o;
 	long table, arms, users;
 	int ret, err, left, armed;
 	pid_t member;
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ut_start(TESTS);
+	test_start(TESTS, 2 * CHILD_TIMEOUT);
+	child_subreaper();
 	if (access(KPROBES_ENABLED, W_OK) || access(FTRACE_ENABLED, W_OK)) {
 		for (int i = 0; i < TESTS; i++) {
 			char name[32];
@@ -111,12 +112,12 @@ int main(int argc, char **argv)
 
 	ret = set_knob(KPROBES_ENABLED, "0");
 	ksft_test_result(!ret, "kprobes disabled through %s", KPROBES_ENABLED);
-	ut_spawn(CLONE_NEWUSER, "report", NULL, 1, &o);
-	ksft_test_result(ut_val(&o, "execns_errno") == ENOSYS && ut_self() == 0,
+	child_execns(CLONE_NEWUSER, "table", NULL, 1, &o);
+	ksft_test_result(child_val(&o, "execns_errno") == ENOSYS && ut_self() == 0,
 			 "with kprobes off, execns(CLONE_NEWUSER) is ENOSYS (the slot is a kprobe) and the caller is where it was (errno %ld)",
-			 ut_val(&o, "execns_errno"));
+			 child_val(&o, "execns_errno"));
 
-	ut_kill(member);
+	child_kill(member);
 	left = ut_wait_tables(0, UT_RCU_SECS);
 	users = wait_users_gone(UT_RCU_SECS);
 	ksft_test_result(left == 0 && users == 0,
@@ -140,18 +141,18 @@ int main(int argc, char **argv)
 		ksft_test_result_code(KSFT_SKIP, "ftrace off with no table: a new table is EBUSY",
 				      "this kernel refuses kernel.ftrace_enabled=0 always (EOPNOTSUPP)");
 	} else {
-		ut_spawn(CLONE_NEWUSER, "report", NULL, 1, &o);
-		ksft_test_result(!ret && ut_val(&o, "execns_errno") == EBUSY && ut_self() == 0 && ut_ntables() == 0,
+		child_execns(CLONE_NEWUSER, "table", NULL, 1, &o);
+		ksft_test_result(!ret && child_val(&o, "execns_errno") == EBUSY && ut_self() == 0 && ut_ntables() == 0,
 				 "with no table, ftrace_enabled=0 is accepted, and then a new table is EBUSY, the caller where it was (write errno %d, execns errno %ld)",
-				 ret ? err : 0, ut_val(&o, "execns_errno"));
+				 ret ? err : 0, child_val(&o, "execns_errno"));
 	}
 	write_knob(FTRACE_ENABLED, "1");
 
-	ut_in_table("report", NULL, &o);
-	ksft_test_result(ut_val(&o, "self") > 0 && execns_stat("hook_arms") > arms &&
+	child_in_table("table", NULL, &o);
+	ksft_test_result(child_val(&o, "self") > 0 && execns_stat("hook_arms") > arms &&
 			 ut_wait_tables(0, UT_RCU_SECS) == 0,
 			 "with everything on, execns(CLONE_NEWUSER) makes a table again (%ld), arming the hooks again (%ld > %ld)",
-			 ut_val(&o, "self"), execns_stat("hook_arms"), arms);
+			 child_val(&o, "self"), execns_stat("hook_arms"), arms);
 	write_knob(KPROBES_ENABLED, "1");
 	ksft_finished();
 }
