@@ -48,8 +48,7 @@ int main(void)
 	struct utsname u;
 	int st;
 
-	ksft_print_header();
-	ksft_set_plan(2);
+	test_start(2, 0);
 	st = child_exec((char *[]){ CLI, "-H", "true", NULL }, CHILD_STDERR, NULL, NULL, 20,
 			  out, sizeof(out));
 	expect("the module not loaded", st, out,

@@ -524,8 +524,7 @@ int main(int argc, char **argv)
 	if (procs < 1 || iters < 1 || depth < 1 || ntables < 0)
 		return 2;
 
-	ksft_print_header();
-	ksft_set_plan(8);
+	test_start(8, 0);
 	no_tables = tables_refused();
 	if (no_tables)
 		ksft_print_msg("%s: no CLONE_NEWUSER in this run\n", NO_TABLES);

@@ -180,11 +180,9 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && (has_suffix(argv[1], ".xnso") || has_suffix(argv[1], ".xnsc")))
 		return interp_main(argv[1]);
-	alarm(TEST_TIMEOUT);
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[n > 0 ? n : 0] = '\0';
-	ksft_print_header();
-	ksft_set_plan(4);
+	test_start(4, TEST_TIMEOUT);
 
 	ret = setup(why, sizeof(why));
 	if (ret > 0) {

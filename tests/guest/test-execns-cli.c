@@ -452,9 +452,7 @@ int main(int argc, char *argv[])
 	static char out[16384];
 
 	CHILD_DISPATCH(modes, argc, argv);
-	alarm(TEST_TIMEOUT);
-	ksft_print_header();
-	ksft_set_plan(35);
+	test_start(35, TEST_TIMEOUT);
 	test_namespaces(out, sizeof(out));
 	test_errors(out, sizeof(out));
 	test_einval(out, sizeof(out));

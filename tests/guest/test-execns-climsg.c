@@ -265,9 +265,7 @@ int main(void)
 {
 	static char out[16384];
 
-	alarm(TEST_TIMEOUT);
-	ksft_print_header();
-	ksft_set_plan(15);
+	test_start(15, TEST_TIMEOUT);
 	test_help(out, sizeof(out));
 	test_usage_errors(out, sizeof(out));
 	test_shell(out, sizeof(out));

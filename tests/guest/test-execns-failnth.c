@@ -570,8 +570,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ksft_print_header();
-	ksft_set_plan(nr_sweeps + NR_TABLE_OPS + 1);
+	test_start(nr_sweeps + NR_TABLE_OPS + 1, 0);
 	snprintf(path, sizeof(path), "/proc/self/task/%d/fail-nth", gettid());
 	if (access(path, F_OK) != 0) {
 		for (size_t i = 0; i < nr_sweeps; i++) {

@@ -91,8 +91,7 @@ int main(int argc, char **argv)
 	steps = nth - 1;
 	write_knob(FAIL_NTH, "0");
 
-	ksft_print_header();
-	ksft_set_plan(steps + 4);
+	test_start(steps + 4, 0);
 	for (nth = 1; nth <= steps; nth++)
 		ksft_test_result(result[nth] == 0, "fallible step %d fails with ENOMEM, caller intact", nth);
 	ksft_test_result(steps >= 4 && steps < MAX_STEPS,

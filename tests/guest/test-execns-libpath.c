@@ -167,9 +167,7 @@ int main(void)
 {
 	static char out[4096];
 
-	alarm(TEST_TIMEOUT);
-	ksft_print_header();
-	ksft_set_plan(11);
+	test_start(11, TEST_TIMEOUT);
 	test_run(out, sizeof(out));
 	test_fail(out, sizeof(out));
 	test_find();

@@ -242,9 +242,7 @@ int main(void)
 	char out[512];
 	int code;
 
-	ksft_print_header();
-	ksft_set_plan(6);
-	alarm(120);
+	test_start(6, 120);
 
 	code = in_child(full_table);
 	ksft_test_result(code == C_OK,

@@ -191,9 +191,7 @@ int main(void)
 	size_t i;
 	int st, k;
 
-	ksft_print_header();
-	ksft_set_plan(3 + NR_TYPES);
-	alarm(120);
+	test_start(3 + NR_TYPES, 120);
 	if (access(UL "/lsns", X_OK) || access(UL "/nsenter", X_OK)) {
 		for (k = 0; k < (int)(3 + NR_TYPES); k++)
 			ksft_test_result_code(KSFT_SKIP, "lsns and nsenter", "%s", "no util-linux lsns and nsenter in " UL);

@@ -63,11 +63,9 @@ static const struct child_mode modes[] = { CHILD_MODE_REPORT };
 int main(int argc, char **argv)
 {
 	CHILD_DISPATCH(modes, argc, argv);
-	alarm(TEST_TIMEOUT);
 
 	ns_all(caller_ns);
-	ksft_print_header();
-	ksft_set_plan(2);
+	test_start(2, TEST_TIMEOUT);
 	test_levels();
 	test_second_newpid();
 	ksft_finished();

@@ -103,8 +103,7 @@ int main(void)
 	char line[80];
 	int rc, e;
 
-	ksft_print_header();
-	ksft_set_plan(8);
+	test_start(8, 0);
 	read_report();
 	if (read_text(EXPECT, expect, sizeof(expect)) > 0) {
 		expect[strcspn(expect, "\n")] = '\0';

@@ -137,9 +137,7 @@ int main(void)
 	long ret;
 	int err;
 
-	ksft_print_header();
-	ksft_set_plan(8);
-	alarm(120);
+	test_start(8, 120);
 	{
 		FILE *f = fopen(PARAMS, "re");
 

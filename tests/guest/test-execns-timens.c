@@ -249,11 +249,9 @@ int main(int argc, char **argv)
 	int st, enters;
 
 	CHILD_DISPATCH(modes, argc, argv);
-	alarm(TEST_TIMEOUT);
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[n > 0 ? n : 0] = '\0';
-	ksft_print_header();
-	ksft_set_plan(7);
+	test_start(7, TEST_TIMEOUT);
 	if (!time0 || !vdso_clock_gettime()) {
 		for (int i = 0; i < 7; i++)
 			ksft_test_result_code(KSFT_SKIP, "time namespaces",

@@ -171,8 +171,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ksft_print_header();
-	ksft_set_plan(9);
+	test_start(9, 0);
 	if (access(T "events/execns/enable", W_OK)) {
 		for (int i = 0; i < 9; i++) {
 			char name[32];

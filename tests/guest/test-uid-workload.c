@@ -109,8 +109,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ksft_print_header();
-	ksft_set_plan(held ? 4 : 3);
+	test_start(held ? 4 : 3, 0);
 	for (int i = 0; i < NR_TABLES; i++) {
 		char arg[16];
 
