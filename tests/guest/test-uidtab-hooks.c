@@ -29,21 +29,6 @@
 #endif
 #define KPROBES_ENABLED	"/sys/kernel/debug/kprobes/enabled"
 
-/* "hooks armed|disarmed" in /proc/execns/stats. */
-static int hooks_armed(void)
-{
-	char line[128], v[32] = "";
-	FILE *f = fopen(UT_STATS, "re");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "hooks %31s", v) == 1)
-			break;
-	fclose(f);
-	return !strcmp(v, "armed") ? 1 : !strcmp(v, "disarmed") ? 0 : -1;
-}
-
 /* Until the module's user_structs are all back (after RCU), at most secs. */
 static long wait_users_gone(int secs)
 {
@@ -55,18 +40,6 @@ static long wait_users_gone(int secs)
 		users = execns_stat("users");
 	}
 	return users;
-}
-
-/* Until the hooks are disarmed (a work item does it), at most secs. */
-static int wait_disarmed(int secs)
-{
-	int armed = hooks_armed();
-
-	for (int i = 0; armed != 0 && i < secs * 10; i++) {
-		sleep_ms(100);
-		armed = hooks_armed();
-	}
-	return armed;
 }
 
 static const struct child_mode modes[] = {
@@ -99,7 +72,7 @@ int main(int argc, char **argv)
 	}
 	member = ut_sleeper(&table);
 	ksft_test_result(member > 0 && table > 0 && hooks_armed() == 1,
-			 "a member sleeps in table %ld, the uid hooks are armed (%d)", table, hooks_armed());
+			 "a member sleeps in table %ld, the uid hooks are armed (%ld)", table, hooks_armed());
 
 	ret = write_knob(FTRACE_ENABLED, "0");
 	err = errno;

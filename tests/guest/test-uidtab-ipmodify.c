@@ -108,18 +108,6 @@ static int ftrace_ipmodify(const char *func)
 	return state;
 }
 
-/* Until the hooks are disarmed (a work item does it), at most secs. */
-static long wait_disarmed(int secs)
-{
-	long armed = execns_stat("hooks");
-
-	for (int i = 0; armed != 0 && i < secs * 10; i++) {
-		sleep_ms(100);
-		armed = execns_stat("hooks");
-	}
-	return armed;
-}
-
 /* Mode "member": "self T", then stays; on SIGUSR1 it becomes UT_UID. */
 static int mode_member(int argc, char **argv)
 {

@@ -318,6 +318,24 @@ static inline pid_t ut_sleeper(long *table)
 	return o.pid;
 }
 
+/* The uid hooks: "hooks armed|disarmed" in /proc/execns/stats as 1 or 0; -1 when not there. */
+static inline long hooks_armed(void)
+{
+	return execns_stat("hooks");
+}
+
+/* Until the hooks are disarmed (a work item does it), at most secs: hooks_armed() then. */
+static inline long wait_disarmed(int secs)
+{
+	long armed = hooks_armed();
+
+	for (int i = 0; armed != 0 && i < secs * 10; i++) {
+		sleep_ms(100);
+		armed = hooks_armed();
+	}
+	return armed;
+}
+
 /* Add up to max watches (on fresh eventfds) to a new epoll instance. */
 static inline int add_watches(int max, int *err)
 {
