@@ -217,20 +217,32 @@ static inline int child_code(const struct child *c)
 	       WIFSIGNALED(c->status) ? 128 + WTERMSIG(c->status) : -1;
 }
 
-/* The value of the first "key N" line, or CHILD_NONE. */
-static inline long child_val(const struct child *c, const char *key)
+/* The child's output into out, cut at len - 1. */
+static inline void child_copy(const struct child *c, char *out, size_t len)
+{
+	size_t n = strnlen(c->text, len - 1);
+
+	memcpy(out, c->text, n);
+	out[n] = '\0';
+}
+
+/* The text after "key " on the first line of text that starts so, or NULL. */
+static inline const char *text_key(const char *text, const char *key)
 {
 	size_t k = strlen(key);
-	const char *p = c->text;
 
-	while (p && *p) {
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 		if (!strncmp(p, key, k) && p[k] == ' ')
-			return strtol(p + k + 1, NULL, 10);
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return CHILD_NONE;
+			return p + k + 1;
+	return NULL;
+}
+
+/* The value of the child's first "key N" line, or CHILD_NONE. */
+static inline long child_val(const struct child *c, const char *key)
+{
+	const char *v = text_key(c->text, key);
+
+	return v ? strtol(v, NULL, 10) : CHILD_NONE;
 }
 
 /* End a child left running (CHILD_BACKGROUND, child_hold()). */
@@ -313,14 +325,11 @@ static inline int child_exec(char *const argv[], int how, int (*prep)(void *), v
 {
 	struct child_prog pr = { argv, prep, arg };
 	struct child c;
-	size_t n;
 
 	out[0] = '\0';
 	if (child_start(&c, how & (CHILD_STDOUT | CHILD_STDERR), secs, child_prog_main, &pr))
 		return -1;
-	n = strnlen(c.text, len - 1);
-	memcpy(out, c.text, n);
-	out[n] = '\0';
+	child_copy(&c, out, len);
 	return child_code(&c);
 }
 
