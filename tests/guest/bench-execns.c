@@ -773,8 +773,8 @@ static int mode_loop(int argc, char **argv)
 }
 
 static const struct child_mode modes[] = {
-	{ "t", 0, mode_stamp },
-	{ "loop", 2, mode_loop },
+	CHILD_MODE("t", 0, mode_stamp),
+	CHILD_MODE("loop", 2, mode_loop),
 	CHILD_MODE_CHAIN,
 };
 

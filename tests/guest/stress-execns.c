@@ -442,17 +442,15 @@ static int mode_link(int argc, char **argv)
 }
 
 /* Mode "nop": a program that only starts and ends. */
-static int mode_nop(int argc, char **argv)
+static int nop(void)
 {
-	(void)argc;
-	(void)argv;
 	return 0;
 }
 
 static const struct child_mode modes[] = {
 	CHILD_MODE_CHAIN,
-	{ "link", 3, mode_link },
-	{ "nop", 0, mode_nop },
+	CHILD_MODE("link", 3, mode_link),
+	CHILD_ACT("nop", nop),
 };
 
 int main(int argc, char **argv)

@@ -443,23 +443,21 @@ static int mode_cwd(int argc, char **argv)
 }
 
 static const struct child_mode modes[] = {
-	{ "clock", 0, mode_clock },
-	{ "cwd", 0, mode_cwd },
+	CHILD_MODE("clock", 0, mode_clock),
+	CHILD_MODE("cwd", 0, mode_cwd),
 };
 
 int main(int argc, char *argv[])
 {
+	static void (*const tests[])(char *, size_t) = {
+		test_namespaces, test_errors, test_einval, test_path_once, test_fork,
+		test_mounts, test_creds_time_dirs, test_which_version,
+	};
 	static char out[16384];
 
 	CHILD_DISPATCH(modes, argc, argv);
 	test_start(35, TEST_TIMEOUT);
-	test_namespaces(out, sizeof(out));
-	test_errors(out, sizeof(out));
-	test_einval(out, sizeof(out));
-	test_path_once(out, sizeof(out));
-	test_fork(out, sizeof(out));
-	test_mounts(out, sizeof(out));
-	test_creds_time_dirs(out, sizeof(out));
-	test_which_version(out, sizeof(out));
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		tests[i](out, sizeof(out));
 	ksft_finished();
 }

@@ -263,14 +263,14 @@ static void test_stage2(char *out, size_t len)
 
 int main(void)
 {
+	static void (*const tests[])(char *, size_t) = {
+		test_help, test_usage_errors, test_shell, test_stage2, test_loaded_enosys,
+		test_refused,
+	};
 	static char out[16384];
 
 	test_start(15, TEST_TIMEOUT);
-	test_help(out, sizeof(out));
-	test_usage_errors(out, sizeof(out));
-	test_shell(out, sizeof(out));
-	test_stage2(out, sizeof(out));
-	test_loaded_enosys(out, sizeof(out));
-	test_refused(out, sizeof(out));
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		tests[i](out, sizeof(out));
 	ksft_finished();
 }

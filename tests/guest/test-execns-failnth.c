@@ -543,14 +543,6 @@ static void sweep_in_table(const char *self)
 	}
 }
 
-/* Mode "ran": the new program of a try that got through. */
-static int mode_ran(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return ran();
-}
-
 /* Mode "intable NUMBER": the sweeps inside a uid table, results numbered from NUMBER. */
 static int mode_intable(int argc, char **argv)
 {
@@ -560,8 +552,8 @@ static int mode_intable(int argc, char **argv)
 }
 
 static const struct child_mode modes[] = {
-	{ "ran", 0, mode_ran },
-	{ "intable", 1, mode_intable },
+	CHILD_ACT("ran", ran),		/* the new program of a try that got through */
+	CHILD_MODE("intable", 1, mode_intable),
 };
 
 int main(int argc, char **argv)

@@ -61,14 +61,12 @@ static int one_try(int nth, const char *self)
 }
 
 /* Mode "ran": the new program, so execns succeeded. */
-static int mode_ran(int argc, char **argv)
+static int ran(void)
 {
-	(void)argc;
-	(void)argv;
 	return 42;
 }
 
-static const struct child_mode modes[] = { { "ran", 0, mode_ran } };
+static const struct child_mode modes[] = { CHILD_ACT("ran", ran) };
 
 int main(int argc, char **argv)
 {

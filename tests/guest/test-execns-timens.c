@@ -227,14 +227,7 @@ static void show(const char *what, const char *r)
 		       key(r, "pre_child"), key(r, "mono_vdso"), key(r, "mono_sys"));
 }
 
-static int mode_clocks(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return clocks_main();
-}
-
-static const struct child_mode modes[] = { { "clocks", 0, mode_clocks } };
+static const struct child_mode modes[] = { CHILD_ACT("clocks", clocks_main) };
 
 int main(int argc, char **argv)
 {

@@ -143,23 +143,9 @@ static void wait_no_tables(void)
 		usleep(50000);
 }
 
-static int mode_work(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return work();
-}
-
-static int mode_hold(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return hold();
-}
-
 static const struct child_mode modes[] = {
-	{ "work", 0, mode_work },
-	{ "hold", 0, mode_hold },
+	CHILD_ACT("work", work),
+	CHILD_ACT("hold", hold),
 };
 
 int main(int argc, char **argv)

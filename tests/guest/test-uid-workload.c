@@ -87,17 +87,9 @@ static int mode_work(int argc, char **argv)
 	return work(atoi(argv[2]));
 }
 
-/* Mode "holder": a table that stays. */
-static int mode_holder(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return hold();
-}
-
 static const struct child_mode modes[] = {
-	{ "work", 1, mode_work },
-	{ "holder", 0, mode_holder },
+	CHILD_MODE("work", 1, mode_work),
+	CHILD_ACT("holder", hold),	/* a table that stays */
 };
 
 int main(int argc, char **argv)

@@ -248,7 +248,7 @@ static int mode_counters(int argc, char **argv)
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "counters", 0, mode_counters },
+	CHILD_MODE("counters", 0, mode_counters),
 };
 
 int main(int argc, char **argv)

@@ -92,8 +92,8 @@ static int mode_epoll_hold(int argc, char **argv)
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "epoll", 0, mode_epoll },
-	{ "epoll-hold", 0, mode_epoll_hold },
+	CHILD_MODE("epoll", 0, mode_epoll),
+	CHILD_MODE("epoll-hold", 0, mode_epoll_hold),
 };
 
 static int is_enospc_at_once(const struct child *o)

@@ -111,7 +111,7 @@ static int mode_fail(int argc, char **argv)
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "fail", 0, mode_fail },
+	CHILD_MODE("fail", 0, mode_fail),
 };
 
 static void check(const struct child *o, const char *where)

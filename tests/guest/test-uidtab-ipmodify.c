@@ -130,7 +130,7 @@ static int mode_member(int argc, char **argv)
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "member", 0, mode_member },
+	CHILD_MODE("member", 0, mode_member),
 };
 
 /* With no table: the probe on hooks[i] loads and unloads; what a new table does meanwhile. */

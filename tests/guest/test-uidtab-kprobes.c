@@ -98,7 +98,7 @@ static int mode_work(int argc, char **argv)
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "work", 0, mode_work },
+	CHILD_MODE("work", 0, mode_work),
 };
 
 /*

@@ -110,19 +110,12 @@ static int mode_level3(int argc, char **argv)
 	return act_level(3, argc, argv);
 }
 
-static int mode_siblings(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return act_siblings();
-}
-
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "level1", 0, mode_level1 },
-	{ "level2", 0, mode_level2 },
-	{ "level3", 0, mode_level3 },
-	{ "siblings", 0, mode_siblings },
+	CHILD_MODE("level1", 0, mode_level1),
+	CHILD_MODE("level2", 0, mode_level2),
+	CHILD_MODE("level3", 0, mode_level3),
+	CHILD_ACT("siblings", act_siblings),
 };
 
 int main(int argc, char **argv)

@@ -132,16 +132,9 @@ static int act_inside(void)
 	return 0;
 }
 
-static int mode_inside(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return act_inside();
-}
-
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "inside", 0, mode_inside },
+	CHILD_ACT("inside", act_inside),
 };
 
 /* EPERM, and the caller is where it was and still running. */

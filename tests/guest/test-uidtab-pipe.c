@@ -79,8 +79,8 @@ static int mode_pipes1(int argc, char **argv)
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "pipes3", 0, mode_pipes3 },
-	{ "pipes1", 0, mode_pipes1 },
+	CHILD_MODE("pipes3", 0, mode_pipes3),
+	CHILD_MODE("pipes1", 0, mode_pipes1),
 };
 
 static int sizes_are(const struct child *o, long a, long b, long c)

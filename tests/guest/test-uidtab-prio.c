@@ -86,16 +86,9 @@ static int act_prio(void)
 	return 0;
 }
 
-static int mode_prio(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return act_prio();
-}
-
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "prio", 0, mode_prio },
+	CHILD_ACT("prio", act_prio),
 };
 
 static int all_esrch(const struct child *o, const char *p)

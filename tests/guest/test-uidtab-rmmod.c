@@ -29,16 +29,9 @@ static int act_orphan(void)
 	return 0;
 }
 
-static int mode_orphan(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return act_orphan();
-}
-
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "orphan", 0, mode_orphan },
+	CHILD_ACT("orphan", act_orphan),
 };
 
 int main(int argc, char **argv)

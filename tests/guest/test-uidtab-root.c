@@ -105,8 +105,8 @@ static int mode_nproc(int argc, char **argv)
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "watches", 0, mode_watches },
-	{ "nproc", 0, mode_nproc },
+	CHILD_MODE("watches", 0, mode_watches),
+	CHILD_MODE("nproc", 0, mode_nproc),
 };
 
 int main(int argc, char **argv)

@@ -111,16 +111,9 @@ static int act_membership(void)
 	return 0;
 }
 
-static int mode_membership(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return act_membership();
-}
-
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "membership", 0, mode_membership },
+	CHILD_ACT("membership", act_membership),
 };
 
 int main(int argc, char **argv)

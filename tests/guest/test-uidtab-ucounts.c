@@ -254,13 +254,6 @@ static int act_userns(void)
 	return 0;
 }
 
-static int mode_userns(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return act_userns();
-}
-
 static int mode_probe(int argc, char **argv)
 {
 	(void)argc;
@@ -269,8 +262,8 @@ static int mode_probe(int argc, char **argv)
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "userns", 0, mode_userns },
-	{ "probe", 1, mode_probe },
+	CHILD_ACT("userns", act_userns),
+	CHILD_MODE("probe", 1, mode_probe),
 };
 
 static void cleanup_ipc(void)

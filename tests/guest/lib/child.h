@@ -60,7 +60,13 @@ struct child_mode {
 	const char *name;	/* argv[1] */
 	int args;		/* arguments it needs after its name */
 	int (*run)(int argc, char **argv);	/* main()'s; argv[1] is the name */
+	int (*act)(void);	/* instead of run, for a mode without arguments */
 };
+
+/* A mode needing args arguments, run as fn(argc, argv). */
+#define CHILD_MODE(name_, args_, fn)	{ .name = name_, .args = args_, .run = fn }
+/* A mode without arguments: fn() is all it does. */
+#define CHILD_ACT(name_, fn)		{ .name = name_, .act = fn }
 
 #define CHILD_DISPATCH(modes, argc, argv) \
 	child_dispatch(modes, sizeof(modes) / sizeof(modes[0]), argc, argv)
@@ -82,7 +88,7 @@ static inline void child_dispatch(const struct child_mode *modes, size_t n,
 				modes[i].name, modes[i].args, modes[i].args == 1 ? "" : "s");
 			exit(2);
 		}
-		exit(modes[i].run(argc, argv));
+		exit(modes[i].run ? modes[i].run(argc, argv) : modes[i].act());
 	}
 }
 
@@ -448,7 +454,7 @@ static inline int child_mode_chain(int argc, char **argv)
 	return 1;
 }
 
-#define CHILD_MODE_CHAIN	{ "chain", 2, child_mode_chain }
+#define CHILD_MODE_CHAIN	CHILD_MODE("chain", 2, child_mode_chain)
 
 /*
  * n holders (see child_mode_chain) into fds[]; returns how many were made.

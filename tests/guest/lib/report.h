@@ -292,6 +292,6 @@ static inline int spawn_report(int flags, const char *const *opts, struct report
 }
 
 /* The "report" mode, for a program's child_mode table. */
-#define CHILD_MODE_REPORT	{ "report", 0, report_main }
+#define CHILD_MODE_REPORT	CHILD_MODE("report", 0, report_main)
 
 #endif /* EXECNS_LIB_REPORT_H */

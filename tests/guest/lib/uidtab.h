@@ -299,8 +299,8 @@ static inline int ut_mode_sleep(int argc, char **argv)
 
 /* The modes every uid-table program has, for its child_mode table. */
 #define UT_MODES \
-	{ "table", 0, ut_mode_table }, \
-	{ "sleep", 0, ut_mode_sleep }
+	CHILD_MODE("table", 0, ut_mode_table), \
+	CHILD_MODE("sleep", 0, ut_mode_sleep)
 
 /* A table to stay in: a background "sleep" child; its pid, its table in *table. */
 static inline pid_t ut_sleeper(long *table)
