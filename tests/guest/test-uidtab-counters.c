@@ -260,9 +260,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	test_start(11, 2 * CHILD_TIMEOUT);
-	child_subreaper();
-	tables0 = ut_ntables();
+	tables0 = ut_start(11);
 	/* Let an unprivileged uid use io_uring for the locked_vm count (6.6+). */
 	read_line(IO_URING_DISABLED, disabled, sizeof(disabled));
 	if (disabled[0] && strcmp(disabled, "0"))

@@ -117,9 +117,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	test_start(13, 2 * CHILD_TIMEOUT);
-	child_subreaper();
-	tables0 = ut_ntables();
+	tables0 = ut_start(13);
 	read_line(WATCHES, old, sizeof(old));
 	ksft_test_result(old[0] && !set_knob(WATCHES, "16"), "max_user_watches lowered from %s to 16", old);
 

@@ -147,9 +147,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	test_start(2 * NR_FAILURES + 4, 2 * CHILD_TIMEOUT);
-	child_subreaper();
-	tables0 = ut_ntables();
+	tables0 = ut_start(2 * NR_FAILURES + 4);
 	ksft_test_result(!make_file(NOEXEC_FILE, "#!/bin/sh\nexit 0\n", 0644) &&
 			 !make_file(JUNK_FILE, "\x01\x02\x03 not a program\n", 0755),
 			 "a script without execute permission and an executable file of no known format");

@@ -203,8 +203,7 @@ int main(int argc, char **argv)
 		redirects += hooks[i].ipmodify;
 	/* Each hook with no table and with one; 4 on the table; each redirect after. */
 	tests = 2 * NHOOKS + 4 + redirects;
-	test_start(tests, 2 * CHILD_TIMEOUT);
-	child_subreaper();
+	ut_start(tests);
 	if (access(PROBE, R_OK)) {
 		for (int i = 0; i < tests; i++) {
 			char name[32];

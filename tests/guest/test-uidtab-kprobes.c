@@ -134,8 +134,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	test_start(9, 2 * CHILD_TIMEOUT);
-	child_subreaper();
+	ut_start(9);
 	if (access(T "kprobe_events", W_OK)) {
 		for (int i = 0; i < 9; i++)
 			ksft_test_result_code(KSFT_SKIP, "kprobes", "no %skprobe_events (CONFIG_KPROBE_EVENTS, tracefs)", T);

@@ -126,9 +126,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	test_start(8, 2 * CHILD_TIMEOUT);
-	child_subreaper();
-	tables0 = ut_ntables();
+	tables0 = ut_start(8);
 	child_in_table("level1", NULL, &o);
 	l1 = child_val(&o, "l1_self");
 	l2 = child_val(&o, "l2_self");

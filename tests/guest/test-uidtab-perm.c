@@ -176,9 +176,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	test_start(10, 2 * CHILD_TIMEOUT);
-	child_subreaper();
-	tables0 = ut_ntables();
+	tables0 = ut_start(10);
 	refused(as_nobody, "uid 65534, no capabilities");
 	refused(root_without_sys_admin, "uid 0 without CAP_SYS_ADMIN");
 	admitted(root_with_sys_admin_only, "uid 0 with CAP_SYS_ADMIN alone", 0);

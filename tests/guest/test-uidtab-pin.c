@@ -117,8 +117,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	test_start(TESTS, 2 * CHILD_TIMEOUT);
-	child_subreaper();
+	ut_start(TESTS);
 	if (HOOKS_PARK || access(FAIL_UNREGISTER, W_OK)) {
 		for (int i = 0; i < TESTS; i++) {
 			char name[32];

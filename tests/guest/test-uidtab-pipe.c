@@ -99,9 +99,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	test_start(12, 2 * CHILD_TIMEOUT);
-	child_subreaper();
-	tables0 = ut_ntables();
+	tables0 = ut_start(12);
 	read_line(SOFT, soft, sizeof(soft));
 	read_line(HARD, hard, sizeof(hard));
 	ksft_test_result(soft[0] && hard[0] && !set_knob(SOFT, "32"),

@@ -115,9 +115,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	test_start(11, 2 * CHILD_TIMEOUT);
-	child_subreaper();
-	tables0 = ut_ntables();
+	tables0 = ut_start(11);
 	a = child_hold(UT_UID, NULL, NULL);
 	child_run(global_lookups, NULL, &g);
 	ksft_test_result(a > 0 && child_ok(&g) && child_val(&g, "g_geterr") == 0 && child_val(&g, "g_set") == 0 &&

@@ -46,8 +46,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	test_start(12, 2 * CHILD_TIMEOUT);
-	child_subreaper();
+	ut_start(12);
 	read_line(EXECNS_SYSFS_SYSCALL_NR, nr0, sizeof(nr0));
 	read_line(FORBID, forbid0, sizeof(forbid0));
 	tables0 = ut_wait_tables(0, UT_RCU_SECS);

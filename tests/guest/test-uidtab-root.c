@@ -122,9 +122,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	test_start(12, 2 * CHILD_TIMEOUT);
-	child_subreaper();
-	tables0 = ut_ntables();
+	tables0 = ut_start(12);
 	p1 = ut_sleeper(&id1);
 	p2 = ut_sleeper(&id2);
 	ut_snap_read(&s);

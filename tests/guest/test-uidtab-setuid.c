@@ -128,9 +128,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	test_start(11, 2 * CHILD_TIMEOUT);
-	child_subreaper();
-	tables0 = ut_ntables();
+	tables0 = ut_start(11);
 	child_in_table("membership", NULL, &o);
 	t = child_val(&o, "self");
 	ksft_test_result(t > 0 && child_val(&o, "fork_self") == t,

@@ -340,8 +340,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	test_start(NR_CASES * PER_CASE + 2, 2 * CHILD_TIMEOUT);
-	child_subreaper();
+	ut_start(NR_CASES * PER_CASE + 2);
 	cleanup_ipc();
 	for (long i = 0; i < (long)NR_CASES; i++)
 		run_case(i);

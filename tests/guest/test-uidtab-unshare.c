@@ -90,8 +90,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	test_start(12, 2 * CHILD_TIMEOUT);
-	child_subreaper();
+	ut_start(12);
 	read_line(FORBID, v0, sizeof(v0));
 	ksft_test_result(!strcmp(v0, "N") || !strcmp(v0, "0"),
 			 "forbid_unshare is off by default: loading the module breaks no container runtime (%s)", v0);

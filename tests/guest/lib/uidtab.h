@@ -318,6 +318,19 @@ static inline pid_t ut_sleeper(long *table)
 	return o.pid;
 }
 
+/*
+ * Start a uid-table test program: test_start() with room for its children,
+ * and the reaper role for orphans (a zombie pins its credentials, hence its
+ * table).  Returns the live tables now, which the program's last test
+ * expects again.
+ */
+static inline int ut_start(unsigned int plan)
+{
+	test_start(plan, 2 * CHILD_TIMEOUT);
+	child_subreaper();
+	return ut_ntables();
+}
+
 /* The uid hooks: "hooks armed|disarmed" in /proc/execns/stats as 1 or 0; -1 when not there. */
 static inline long hooks_armed(void)
 {
