@@ -181,6 +181,9 @@ static inline int child_start(struct child *c, int how, unsigned int secs,
 			dup2(p[1], 1);
 		if (how & CHILD_STDERR)
 			dup2(p[1], 2);
+		/* fn may count or fill the descriptor table: only 0-2 are ours */
+		close(p[0]);
+		close(p[1]);
 		_exit(fn(arg));
 	}
 	close(p[1]);
