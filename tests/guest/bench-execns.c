@@ -25,7 +25,7 @@
  * Modes of the same binary: "t" (the exec target), "loop" (a worker that
  * times syscall loops in whatever uid table it was started in), "chain"
  * (holders that keep uid tables alive through file descriptors, see
- * make_holders()).
+ * hold_tables() in lib/child.h).
  */
 #include <limits.h>
 #include <sched.h>
@@ -35,7 +35,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
-#include "lib/child.h"
+#include "lib/test.h"
 
 #define FORBID		"/sys/module/execns/parameters/forbid_unshare"
 #define SELF		"/usr/local/bin/bench-execns"
@@ -405,88 +405,17 @@ static void run_worker(int flags, int mask, int count, struct series *s)
 
 /* --- keeping uid tables alive cheaply --- */
 
-/*
- * A table lives while one of its user_structs does, and an open file holds
- * its opener's cred, hence cred->user.  So a "chain" process execns()es
- * itself into a new table (CLONE_NEWUSER) again and again; each link opens
- * /dev/null and passes the descriptor to us over fd 0 (execns closes fds
- * above 2), then the next exec replaces it.  Each table costs one file and
- * one cred on top of its own memory, instead of a process.
- */
+/* Uid tables kept alive by descriptors (child.h's hold_tables()). */
 static int *holders;
 static int nholders;
-
-static int chain_main(int left, int flags)
-{
-	char buf[1], cbuf[CMSG_SPACE(sizeof(int))], lbuf[16], fbuf[16];
-	char *argv[] = { SELF, "chain", lbuf, fbuf, NULL };
-	struct iovec iov = { buf, 1 };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-	int fd = open("/dev/null", O_RDONLY);
-
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	buf[0] = 'x';
-	if (sendmsg(0, &mh, 0) != 1)
-		return 1;
-	close(fd);
-	if (left <= 1)
-		return 0;
-	snprintf(lbuf, sizeof(lbuf), "%d", left - 1);
-	snprintf(fbuf, sizeof(fbuf), "%d", flags);
-	if (flags < 0)
-		execve(SELF, argv, environ);
-	else
-		execns(flags, SELF, argv, environ);
-	return 1;
-}
 
 /* n more holders: via execns(CLONE_NEWUSER) (tables) or execve (baseline). */
 static void make_holders(int n, int flags)
 {
-	char lbuf[16], fbuf[16], buf[1], cbuf[CMSG_SPACE(sizeof(int))];
-	char *argv[] = { SELF, "chain", lbuf, fbuf, NULL };
-	int sv[2], got = 0, status;
-	pid_t pid;
+	int got = hold_tables(n, flags, holders + nholders);
 
-	if (n <= 0)
-		return;
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
-		die("socketpair");
-	snprintf(lbuf, sizeof(lbuf), "%d", n);
-	snprintf(fbuf, sizeof(fbuf), "%d", flags);
-	pid = fork();
-	if (pid == 0) {
-		dup2(sv[1], 0);
-		close(sv[0]);
-		close(sv[1]);
-		if (flags < 0)
-			execve(SELF, argv, environ);
-		else
-			execns(flags, SELF, argv, environ);
-		_exit(127);
-	}
-	close(sv[1]);
-	while (got < n) {
-		struct iovec iov = { buf, 1 };
-		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-				     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-		struct cmsghdr *c;
-
-		if (recvmsg(sv[0], &mh, 0) <= 0)
-			break;
-		c = CMSG_FIRSTHDR(&mh);
-		if (c && c->cmsg_type == SCM_RIGHTS)
-			memcpy(&holders[nholders++], CMSG_DATA(c), sizeof(int));
-		got++;
-	}
-	close(sv[0]);
-	waitpid(pid, &status, 0);
-	if (got < n)
+	nholders += got;
+	if (got < n && n > 0)
 		printf("bench: only %d of %d holders made\n", got, n);
 }
 
@@ -496,15 +425,10 @@ static void drop_holders(void)
 		close(holders[--nholders]);
 }
 
-static int hooks_armed(void)
-{
-	return execns_stat("hooks") == 1;
-}
-
 /* Wait for freed tables to be gone and the uid hooks disarmed (5 s at most). */
 static void settle_tables(void)
 {
-	for (int i = 0; i < 100 && (execns_stat("tables") > 0 || hooks_armed()); i++)
+	for (int i = 0; i < 100 && (execns_stat("tables") > 0 || hooks_armed() == 1); i++)
 		usleep(50000);
 	usleep(100000);
 }
@@ -636,9 +560,9 @@ static void table_made_and_dropped(void)
 	make_holders(1, CLONE_NEWUSER);
 	drop_holders();
 	settle_tables();
-	if (execns_stat("hook_arms") <= arms || hooks_armed())
+	if (execns_stat("hook_arms") <= arms || hooks_armed() == 1)
 		printf("bench: warning: hook_arms %ld -> %ld, hooks %s after a table\n",
-		       arms, execns_stat("hook_arms"), hooks_armed() ? "armed" : "disarmed");
+		       arms, execns_stat("hook_arms"), hooks_armed() == 1 ? "armed" : "disarmed");
 }
 
 enum { UNLOADED, LOADED, LOADED_AFTER, NR_MOD };
@@ -848,16 +772,10 @@ static int mode_loop(int argc, char **argv)
 	return loop_main(atoi(argv[2]), atoi(argv[3]));
 }
 
-static int mode_chain(int argc, char **argv)
-{
-	(void)argc;
-	return chain_main(atoi(argv[2]), atoi(argv[3]));
-}
-
 static const struct child_mode modes[] = {
-	{ "t", 0, mode_stamp },
-	{ "loop", 2, mode_loop },
-	{ "chain", 2, mode_chain },
+	CHILD_MODE("t", 0, mode_stamp),
+	CHILD_MODE("loop", 2, mode_loop),
+	CHILD_MODE_CHAIN,
 };
 
 int main(int argc, char **argv)

@@ -1,8 +1,39 @@
 # SPDX-License-Identifier: GPL-2.0
-# Shared by the guest's /init and test runner (installed in the guest as
-# /usr/local/lib/execns/lib.sh) and by the host: vm.sh scans the console with
+# The guest's shell library: its KTAP writer, and the kernel-log and taint
+# checks.  Sourced by the guest's /init, its test runner and every shell
+# test program (installed in the guest as /usr/local/lib/execns/lib.sh, see
+# vm.sh's make_initramfs), and by the host: vm.sh scans the console with
 # the same pattern, and lint.sh checks the pattern against sample lines.
 # Sourced, not run; plain POSIX sh (busybox ash in the guest, bash on the host).
+
+# The KTAP writer of shell tests (the C tests' is lib/ktap.h), in the format
+# run-tests and tests/harness/ktap-count.awk read:
+#	ktap_start 3			"KTAP version 1" and the plan "1..3"
+#	ktap_result 0 "NAME"		ok: 0 or OK (a command's status passes)
+#	ktap_result SKIP "NAME" "WHY"	"ok N - NAME # SKIP WHY"
+#	ktap_result 1 "NAME"		anything else: not ok
+#	ktap_done			true when nothing failed
+# ktap_start without a plan leaves it to a later "echo 1..N".
+ktap_n=0
+ktap_failed=0
+
+ktap_start() {
+	echo "KTAP version 1"
+	[ -z "${1:-}" ] || echo "1..$1"
+}
+
+ktap_result() {	# ktap_result 0|OK|SKIP|other NAME [REASON]
+	ktap_n=$((ktap_n + 1))
+	case $1 in
+	0|OK) echo "ok $ktap_n - $2" ;;
+	SKIP) echo "ok $ktap_n - $2 # SKIP ${3:-}" ;;
+	*) echo "not ok $ktap_n - $2"; ktap_failed=$((ktap_failed + 1)) ;;
+	esac
+}
+
+ktap_done() {
+	[ "$ktap_failed" -eq 0 ]
+}
 
 # EXECNS_BAD_LOG: an extended regex for a kernel-log line that reports a bug.
 # Each alternative is a report's own wording, never a bare detector name:

@@ -14,7 +14,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include "lib/child.h"
+#include "lib/test.h"
 
 #define CLI	"/usr/local/bin/execns"
 
@@ -48,9 +48,8 @@ int main(void)
 	struct utsname u;
 	int st;
 
-	ksft_print_header();
-	ksft_set_plan(2);
-	st = run_captured((char *[]){ CLI, "-H", "true", NULL }, CAPTURE_STDERR, NULL, NULL, 20,
+	test_start(2, 0);
+	st = child_exec((char *[]){ CLI, "-H", "true", NULL }, CHILD_STDERR, NULL, NULL, 20,
 			  out, sizeof(out));
 	expect("the module not loaded", st, out,
 	       "execns: the execns module is not loaded (no /sys/module/execns): load it with 'modprobe execns' or 'insmod execns.ko'\n");
@@ -59,7 +58,7 @@ int main(void)
 	snprintf(want, sizeof(want),
 		 "execns: the execns module is not loaded, and cannot be: this kernel is built without kprobes (CONFIG_KPROBES is not set in /boot/config-%s); boot a kernel with CONFIG_KPROBES=y\n",
 		 u.release);
-	st = run_captured((char *[]){ CLI, "-H", "true", NULL }, CAPTURE_STDERR, no_kprobes, NULL, 20,
+	st = child_exec((char *[]){ CLI, "-H", "true", NULL }, CHILD_STDERR, no_kprobes, NULL, 20,
 			  out, sizeof(out));
 	expect("a kernel without kprobes (its configuration file says so)", st, out, want);
 	ksft_finished();

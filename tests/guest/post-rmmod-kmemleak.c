@@ -12,7 +12,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
-#include "lib/ktap.h"
+#include "lib/test.h"
 
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
 #define MIN_AGE		6	/* seconds: kmemleak skips younger objects */
@@ -56,9 +56,7 @@ int main(void)
 {
 	int err1, err2, objects;
 
-	alarm(120);
-	ksft_print_header();
-	ksft_set_plan(2);
+	test_start(2, 120);
 	if (access(KMEMLEAK, F_OK) != 0) {
 		ksft_test_result_code(KSFT_SKIP, "kmemleak scans",
 				      "kernel built without CONFIG_DEBUG_KMEMLEAK (no " KMEMLEAK ")");

@@ -6,7 +6,14 @@
  * AArch32 (post-rmmod-slot-32 there), and for s390x, whose 31-bit callers
  * are abi31-caller (see test-execns-abi).
  */
-#include "lib/child.h"
+#include "lib/test.h"
+
+/* s390x adds the 31-bit caller's tests. */
+#ifdef __s390x__
+#define PLAN	4
+#else
+#define PLAN	3
+#endif
 
 #if defined(__i386__)
 #define ABI "i386"
@@ -72,13 +79,7 @@ int main(void)
 	long ret;
 	pid_t pid;
 
-	alarm(TEST_TIMEOUT);
-	ksft_print_header();
-#ifdef __s390x__
-	ksft_set_plan(4);
-#else
-	ksft_set_plan(3);
-#endif
+	test_start(PLAN, TEST_TIMEOUT);
 	ret = syscall(SLOT, CLONE_NEWUTS, "/bin/true", (char *[]){ "true", NULL }, environ);
 	ksft_test_result(ret == -1 && errno == ENOSYS, "%s: default slot %d answers ENOSYS (errno %d)",
 			 ABI, SLOT, errno);

@@ -26,8 +26,7 @@
 #include <time.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include "lib/child.h"
-#include "lib/ns.h"
+#include "lib/test.h"
 
 #define SELF		"/usr/local/bin/stress-execns"
 #define STORM_NPROC	6	/* RLIMIT_NPROC of a fork storm */
@@ -325,52 +324,12 @@ static void rmmod_pounder(int out)
 	_exit(0);
 }
 
-/* A table kept alive by a file its first user opened (see bench-execns.c). */
-static int hold_main(void)
-{
-	char buf[1] = { 'x' }, cbuf[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { buf, 1 };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-	int fd = open("/dev/null", O_RDONLY);
-
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	return sendmsg(0, &mh, 0) == 1 ? 0 : 1;
-}
-
+/* A table kept alive by a file its first user opened (child.h's hold_tables()). */
 static int make_holder(void)
 {
-	char buf[1], cbuf[CMSG_SPACE(sizeof(int))];
-	char *argv[] = { SELF, "hold", NULL };
-	struct iovec iov = { buf, 1 };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	int sv[2], fd = -1;
-	pid_t pid;
+	int fd = -1;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		dup2(sv[1], 0);
-		execns(CLONE_NEWUSER, SELF, argv, environ);
-		_exit(127);
-	}
-	close(sv[1]);
-	if (recvmsg(sv[0], &mh, 0) == 1 && CMSG_FIRSTHDR(&mh))
-		memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&mh)), sizeof(int));
-	close(sv[0]);
-	waitpid(pid, NULL, 0);
-	return fd;
-}
-
-static int hooks_armed(void)
-{
-	return execns_stat("hooks") == 1;
+	return hold_tables(1, CLONE_NEWUSER, &fd) == 1 ? fd : -1;
 }
 
 static double now_s(void)
@@ -385,13 +344,13 @@ static double now_s(void)
  * Wait (DISARM_SECS at most) for no table and the hooks disarmed; returns
  * how long it took, or -1 when they were not.
  */
-static double wait_disarmed(void)
+static double time_disarmed(void)
 {
 	double t = now_s();
 
-	while ((execns_stat("tables") || hooks_armed()) && now_s() - t < DISARM_SECS)
+	while ((execns_stat("tables") || hooks_armed() == 1) && now_s() - t < DISARM_SECS)
 		usleep(2000);
-	if (execns_stat("tables") || hooks_armed())
+	if (execns_stat("tables") || hooks_armed() == 1)
 		return -1;
 	return now_s() - t;
 }
@@ -440,11 +399,11 @@ static void disarm_proof(int n, unsigned int seed)
 			continue;
 		}
 		checks++;
-		t = wait_disarmed();
+		t = time_disarmed();
 		if (t < 0) {
 			if (bad_disarm++ < 5)
 				printf("# after table %d: hooks %sarmed, %ld tables, %d s on\n", i,
-				       hooks_armed() ? "" : "dis", execns_stat("tables"), DISARM_SECS);
+				       hooks_armed() == 1 ? "" : "dis", execns_stat("tables"), DISARM_SECS);
 		} else {
 			total += t;
 			if (t > worst)
@@ -476,13 +435,6 @@ static long slab_objects(void)
 	return read_long("/sys/kernel/slab/execns_user/objects");
 }
 
-static int mode_hold(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return hold_main();
-}
-
 static int mode_link(int argc, char **argv)
 {
 	(void)argc;
@@ -490,17 +442,15 @@ static int mode_link(int argc, char **argv)
 }
 
 /* Mode "nop": a program that only starts and ends. */
-static int mode_nop(int argc, char **argv)
+static int nop(void)
 {
-	(void)argc;
-	(void)argv;
 	return 0;
 }
 
 static const struct child_mode modes[] = {
-	{ "hold", 0, mode_hold },
-	{ "link", 3, mode_link },
-	{ "nop", 0, mode_nop },
+	CHILD_MODE_CHAIN,
+	CHILD_MODE("link", 3, mode_link),
+	CHILD_ACT("nop", nop),
 };
 
 int main(int argc, char **argv)
@@ -525,8 +475,7 @@ int main(int argc, char **argv)
 	if (procs < 1 || iters < 1 || depth < 1 || ntables < 0)
 		return 2;
 
-	ksft_print_header();
-	ksft_set_plan(8);
+	test_start(8, 0);
 	no_tables = tables_refused();
 	if (no_tables)
 		ksft_print_msg("%s: no CLONE_NEWUSER in this run\n", NO_TABLES);
@@ -535,7 +484,7 @@ int main(int argc, char **argv)
 			      execns_stat("hooks") == 0,
 			      "no table or module user_struct before the run, hooks disarmed"))
 		ksft_print_msg("tables %ld users %ld hooks %d\n", execns_stat("tables"),
-			       execns_stat("users"), hooks_armed());
+			       execns_stat("users"), hooks_armed() == 1);
 	disarm_proof(ntables, 0xd15a);
 	ksft_print_msg("%d processes x %d chains of up to %d execns each\n", procs, iters, depth);
 
@@ -585,7 +534,7 @@ int main(int argc, char **argv)
 		tables = execns_stat("tables");
 		users = execns_stat("users");
 		ucounts = execns_stat("ucounts");
-		if (!tables && !users && !ucounts && !hooks_armed())
+		if (!tables && !users && !ucounts && hooks_armed() != 1)
 			break;
 		usleep(100000);
 	}

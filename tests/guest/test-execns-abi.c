@@ -12,7 +12,14 @@
  */
 #include <limits.h>
 
-#include "lib/report.h"
+#include "lib/test.h"
+
+/* s390x adds the 31-bit caller's tests. */
+#ifdef __s390x__
+#define PLAN	10
+#else
+#define PLAN	6
+#endif
 
 #if defined(__i386__)
 #define ABI "i386"
@@ -128,14 +135,7 @@ int main(int argc, char **argv)
 	long ret;
 
 	CHILD_DISPATCH(modes, argc, argv);
-	alarm(TEST_TIMEOUT);
-
-	ksft_print_header();
-#ifdef __s390x__
-	ksft_set_plan(10);
-#else
-	ksft_set_plan(6);
-#endif
+	test_start(PLAN, TEST_TIMEOUT);
 	ksft_print_msg("%s caller, syscall number %ld\n", ABI, execns_nr());
 	snapshot(&before);
 

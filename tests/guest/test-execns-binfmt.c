@@ -13,8 +13,7 @@
  */
 #include <sys/auxv.h>
 #include <sys/mount.h>
-#include "lib/child.h"
-#include "lib/state.h"
+#include "lib/test.h"
 
 #define MNT	"/proc/sys/fs/binfmt_misc"
 #define KO	"/lib/modules/extra/binfmt_misc.ko"
@@ -55,16 +54,9 @@ static int interp_main(const char *binary)
 /* The value after "name " at the start of a line, as text ("" if none). */
 static void key(const char *text, const char *name, char *out, size_t len)
 {
-	size_t n = strlen(name);
+	const char *v = text_key(text, name);
 
-	out[0] = '\0';
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, name, n) && p[n] == ' ') {
-			size_t k = strcspn(p + n + 1, "\n");
-
-			snprintf(out, len, "%.*s", (int)k, p + n + 1);
-			return;
-		}
+	snprintf(out, len, "%.*s", v ? (int)strcspn(v, "\n") : 0, v ? v : "");
 }
 
 /* Make binfmt_misc usable: 0, or a reason to skip in why. */
@@ -124,50 +116,44 @@ static void remove_entry(const char *name)
 		ksft_print_msg("removing %s: %s\n", path, strerror(errno));
 }
 
-/*
- * Fork; the child opens descriptors above 2 (which must not reach the
- * program through execns), then runs prog by execve or execns.
- */
-static int run(const char *prog, bool use_execns, char *out, size_t len)
-{
-	char *argv[] = { (char *)prog, NULL };
-	int p[2], st = -1;
-	pid_t pid;
+struct run {
+	const char *prog;
+	bool use_execns;
+};
 
-	if (pipe(p))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		alarm(60);
-		if (dup2(p[1], 1) < 0 || open("/proc/self/status", O_RDONLY) < 0 ||
-		    dup2(1, 7) < 0 || dup2(1, 300) < 0)
-			_exit(90);
-		if (use_execns)
-			execns(CLONE_NEWUTS, prog, argv, environ);
-		else
-			execve(prog, argv, environ);
-		printf("exec_errno %d\n", errno);
-		_exit(91);
-	}
-	close(p[1]);
-	read_all(p[0], out, len);
-	close(p[0]);
-	waitpid(pid, &st, 0);
-	return st;
+/*
+ * The child opens descriptors above 2 (which must not reach the program
+ * through execns), then runs prog by execve or execns.
+ */
+static int run_child(void *arg)
+{
+	const struct run *r = arg;
+	char *argv[] = { (char *)r->prog, NULL };
+
+	if (open("/proc/self/status", O_RDONLY) < 0 || dup2(1, 7) < 0 || dup2(1, 300) < 0)
+		return 90;
+	if (r->use_execns)
+		execns(CLONE_NEWUTS, r->prog, argv, environ);
+	else
+		execve(r->prog, argv, environ);
+	printf("exec_errno %d\n", errno);
+	return 91;
 }
 
 static void check(const char *what, const char *prog, bool use_execns, bool want_others)
 {
-	char out[1024], fd[32], open_[8], same[8], others[256];
-	int st = run(prog, use_execns, out, sizeof(out));
+	struct run r = { prog, use_execns };
+	char fd[32], open_[8], same[8], others[256];
+	static struct child c;
+	const char *out = c.text;
+
+	child_start(&c, CHILD_STDOUT, 60, run_child, &r);
 
 	key(out, "execfd", fd, sizeof(fd));
 	key(out, "execfd_open", open_, sizeof(open_));
 	key(out, "execfd_is_binary", same, sizeof(same));
 	key(out, "others", others, sizeof(others));
-	ksft_test_result(exited_ok(st) && atoi(fd) > 2 && !strcmp(open_, "1") && !strcmp(same, "1") &&
+	ksft_test_result(child_ok(&c) && atoi(fd) > 2 && !strcmp(open_, "1") && !strcmp(same, "1") &&
 			 (want_others ? strcmp(others, "none") != 0 : !strcmp(others, "none")),
 			 "%s: the interpreter's AT_EXECFD %s is open and is the binary; other fds above 2: %s",
 			 what, fd[0] ? fd : "(none)", others[0] ? others : "?");
@@ -181,11 +167,9 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && (has_suffix(argv[1], ".xnso") || has_suffix(argv[1], ".xnsc")))
 		return interp_main(argv[1]);
-	alarm(TEST_TIMEOUT);
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[n > 0 ? n : 0] = '\0';
-	ksft_print_header();
-	ksft_set_plan(4);
+	test_start(4, TEST_TIMEOUT);
 
 	ret = setup(why, sizeof(why));
 	if (ret > 0) {

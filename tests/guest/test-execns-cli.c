@@ -11,8 +11,7 @@
 #include <time.h>
 #include <sched.h>
 #include <sys/mount.h>
-#include "lib/child.h"
-#include "lib/ns.h"
+#include "lib/test.h"
 
 #define CLI "/usr/local/bin/execns"
 #define SELF "/usr/local/bin/test-execns-cli"
@@ -38,10 +37,10 @@ static int prep_child(void *arg)
 	return 0;
 }
 
-/* Run argv with stdout+stderr captured (run_captured()). */
+/* Run argv with stdout+stderr captured (child_exec()). */
 static int run_prep(char *const argv[], enum prep prep, char *out, size_t len)
 {
-	return run_captured(argv, CAPTURE_STDOUT | CAPTURE_STDERR, prep_child, (void *)(long)prep,
+	return child_exec(argv, CHILD_STDOUT | CHILD_STDERR, prep_child, (void *)(long)prep,
 			    20, out, len);
 }
 
@@ -444,25 +443,21 @@ static int mode_cwd(int argc, char **argv)
 }
 
 static const struct child_mode modes[] = {
-	{ "clock", 0, mode_clock },
-	{ "cwd", 0, mode_cwd },
+	CHILD_MODE("clock", 0, mode_clock),
+	CHILD_MODE("cwd", 0, mode_cwd),
 };
 
 int main(int argc, char *argv[])
 {
+	static void (*const tests[])(char *, size_t) = {
+		test_namespaces, test_errors, test_einval, test_path_once, test_fork,
+		test_mounts, test_creds_time_dirs, test_which_version,
+	};
 	static char out[16384];
 
 	CHILD_DISPATCH(modes, argc, argv);
-	alarm(TEST_TIMEOUT);
-	ksft_print_header();
-	ksft_set_plan(35);
-	test_namespaces(out, sizeof(out));
-	test_errors(out, sizeof(out));
-	test_einval(out, sizeof(out));
-	test_path_once(out, sizeof(out));
-	test_fork(out, sizeof(out));
-	test_mounts(out, sizeof(out));
-	test_creds_time_dirs(out, sizeof(out));
-	test_which_version(out, sizeof(out));
+	test_start(35, TEST_TIMEOUT);
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		tests[i](out, sizeof(out));
 	ksft_finished();
 }

@@ -18,8 +18,7 @@
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include "lib/child.h"
-#include "lib/ns.h"
+#include "lib/test.h"
 
 #define CLI		"/usr/local/bin/execns"
 #define SHELL_SCRIPT	"/tmp/execns-climsg-shell"
@@ -84,7 +83,7 @@ static int cli(char *const argv[], int fds, const struct prep *p, char *out, siz
 {
 	static const struct prep none;
 
-	return run_captured(argv, fds, prep_child, (void *)(p ? p : &none), 20, out, len);
+	return child_exec(argv, fds, prep_child, (void *)(p ? p : &none), 20, out, len);
 }
 
 /* One check: exit status @want_st and exactly @want on stderr. */
@@ -105,7 +104,7 @@ static void test_help(char *out, size_t len)
 	int st, col = -1, lines = 0, bad = 0, seen = 0;
 	char *line, *save, *gap;
 
-	st = cli((char *[]){ CLI, "--help", NULL }, CAPTURE_STDOUT, NULL, out, len);
+	st = cli((char *[]){ CLI, "--help", NULL }, CHILD_STDOUT, NULL, out, len);
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (strncmp(line, " -", 2) && strncmp(line, "     --", 7))
 			continue;
@@ -138,12 +137,12 @@ static void test_usage_errors(char *out, size_t len)
 {
 	int st;
 
-	st = cli((char *[]){ CLI, "--bogus", "true", NULL }, CAPTURE_STDERR, NULL, out, len);
+	st = cli((char *[]){ CLI, "--bogus", "true", NULL }, CHILD_STDERR, NULL, out, len);
 	expect("an unknown long option", st, out, 125,
 	       "execns: unrecognized option '--bogus'\n" TRY);
-	st = cli((char *[]){ CLI, "-x", "true", NULL }, CAPTURE_STDERR, NULL, out, len);
+	st = cli((char *[]){ CLI, "-x", "true", NULL }, CHILD_STDERR, NULL, out, len);
 	expect("an unknown short option", st, out, 125, "execns: invalid option -- 'x'\n" TRY);
-	st = cli((char *[]){ CLI, "--wd", NULL }, CAPTURE_STDERR, NULL, out, len);
+	st = cli((char *[]){ CLI, "--wd", NULL }, CHILD_STDERR, NULL, out, len);
 	expect("an option without its argument", st, out, 125,
 	       "execns: option '--wd' requires an argument\n" TRY);
 }
@@ -157,7 +156,7 @@ static void test_shell(char *out, size_t len)
 
 	write_file(SHELL_SCRIPT, "#!/bin/sh\necho \"shell $0 $#\"; readlink /proc/self/ns/uts\n", 0755);
 	snprintf(uts, sizeof(uts), "uts:[%lu]", ns_inode("uts"));
-	st = cli((char *[]){ CLI, "--uts", NULL }, CAPTURE_STDOUT | CAPTURE_STDERR, &p, out, len);
+	st = cli((char *[]){ CLI, "--uts", NULL }, CHILD_STDOUT | CHILD_STDERR, &p, out, len);
 	ksft_test_result(st == 0 && !strncmp(out, "shell " SHELL_SCRIPT " 0\nuts:[", 30) &&
 			 !strstr(out, uts),
 			 "no program: $SHELL runs, without arguments, in a new UTS namespace (%.*s)",
@@ -165,7 +164,7 @@ static void test_shell(char *out, size_t len)
 
 	write_file(STDIN_SCRIPT, "echo \"sh $0\"\n", 0644);
 	p = (struct prep){ .set_shell = true, .shell = NULL, .in = STDIN_SCRIPT };
-	st = cli((char *[]){ CLI, "-i", NULL }, CAPTURE_STDOUT | CAPTURE_STDERR, &p, out, len);
+	st = cli((char *[]){ CLI, "-i", NULL }, CHILD_STDOUT | CHILD_STDERR, &p, out, len);
 	ksft_test_result(st == 0 && !strcmp(out, "sh /bin/sh\n"),
 			 "no program and no SHELL: /bin/sh, reading stdin (%.*s)",
 			 (int)strcspn(out, "\n"), out);
@@ -178,12 +177,12 @@ static void test_loaded_enosys(char *out, size_t len)
 	struct prep p = { .nr = "-1\n" };
 	int st, e;
 
-	st = cli((char *[]){ CLI, "-H", "true", NULL }, CAPTURE_STDERR, &p, out, len);
+	st = cli((char *[]){ CLI, "-H", "true", NULL }, CHILD_STDERR, &p, out, len);
 	expect("no slot for this ABI (syscall_nr says -1)", st, out, 125,
 	       "execns: the loaded execns module has no syscall slot for this program's ABI (no valid " EXECNS_SYSFS_NR_FILE "): see 'modinfo execns'\n");
 
 	p = (struct prep){ .nr = "4000\n" };
-	st = cli((char *[]){ CLI, "-H", "true", NULL }, CAPTURE_STDERR, &p, out, len);
+	st = cli((char *[]){ CLI, "-H", "true", NULL }, CHILD_STDERR, &p, out, len);
 	expect("a number that does not reach the module (syscall_nr says 4000)", st, out, 125,
 	       "execns: syscall 4000 answered ENOSYS although the execns module is loaded, kprobes are on and no seccomp filter is on this process: the number in " EXECNS_SYSFS_NR_FILE " does not reach the module; see 'dmesg | grep execns' and reload the module\n");
 
@@ -192,7 +191,7 @@ static void test_loaded_enosys(char *out, size_t len)
 		 "execns: syscall %s answered ENOSYS although the execns module is loaded: a seccomp filter on this process (Seccomp: 2 in /proc/self/status) most likely refuses it\n",
 		 nr);
 	p = (struct prep){ .seccomp = true };
-	st = cli((char *[]){ CLI, "-H", "true", NULL }, CAPTURE_STDERR, &p, out, len);
+	st = cli((char *[]){ CLI, "-H", "true", NULL }, CHILD_STDERR, &p, out, len);
 	if (st == 98)
 		ksft_test_result_code(KSFT_SKIP, "a seccomp filter", "this kernel has no seccomp filters (CONFIG_SECCOMP_FILTER)");
 	else
@@ -209,10 +208,10 @@ static void test_loaded_enosys(char *out, size_t len)
 		 nr, KPROBES_ON, KPROBES_ON);
 	/* Nothing in between: the CLI's failed call is all that runs off. */
 	e = write_knob(KPROBES_ON, "0");
-	st = cli((char *[]){ CLI, "-H", "true", NULL }, CAPTURE_STDERR, NULL, out, len);
+	st = cli((char *[]){ CLI, "-H", "true", NULL }, CHILD_STDERR, NULL, out, len);
 	e |= write_knob(KPROBES_ON, "1");	/* knob_write() says what failed */
 	expect("kprobes switched off", e ? -1 : st, out, 125, want);
-	st = cli((char *[]){ CLI, "-H", "true", NULL }, CAPTURE_STDERR, NULL, out, len);
+	st = cli((char *[]){ CLI, "-H", "true", NULL }, CHILD_STDERR, NULL, out, len);
 	expect("kprobes switched on again: the call works", st, out, 0, "");
 }
 
@@ -238,7 +237,7 @@ static void test_refused(char *out, size_t len)
 	snprintf(want, sizeof(want),
 		 "execns: uid tables are refused on this kernel: the module's load-time proof failed (%s); namespaces still work without -t; see " PROOF " and execns(2)\n",
 		 fail);
-	st = cli((char *[]){ CLI, "-t", "true", NULL }, CAPTURE_STDERR, NULL, out, len);
+	st = cli((char *[]){ CLI, "-t", "true", NULL }, CHILD_STDERR, NULL, out, len);
 	expect("uid tables refused: -t names the failed check", st, out, 125, want);
 }
 
@@ -251,12 +250,12 @@ static void test_stage2(char *out, size_t len)
 	int st;
 
 	st = cli((char *[]){ CLI, "--stage2=/bin/true", "-m", "--propagation", "shared", "true", NULL },
-		 CAPTURE_STDERR, NULL, out, len);
+		 CHILD_STDERR, NULL, out, len);
 	expect("--stage2 given by hand", st, out, 125, msg);
-	st = cli((char *[]){ CLI, "--stage2=", "true", NULL }, CAPTURE_STDERR, &p, out, len);
+	st = cli((char *[]){ CLI, "--stage2=", "true", NULL }, CHILD_STDERR, &p, out, len);
 	expect("--stage2 with another process's marker", st, out, 125, msg);
 	st = cli((char *[]){ CLI, "-H", "--wd", "/", "sh", "-c", "echo ${EXECNS_STAGE2_PID-unset}", NULL },
-		 CAPTURE_STDOUT | CAPTURE_STDERR, NULL, out, len);
+		 CHILD_STDOUT | CHILD_STDERR, NULL, out, len);
 	ksft_test_result(st == 0 && !strcmp(out, "unset\n"),
 			 "a real second stage (--wd) runs, and its marker is not in the program's environment (%.*s)",
 			 (int)strcspn(out, "\n"), out);
@@ -264,16 +263,14 @@ static void test_stage2(char *out, size_t len)
 
 int main(void)
 {
+	static void (*const tests[])(char *, size_t) = {
+		test_help, test_usage_errors, test_shell, test_stage2, test_loaded_enosys,
+		test_refused,
+	};
 	static char out[16384];
 
-	alarm(TEST_TIMEOUT);
-	ksft_print_header();
-	ksft_set_plan(15);
-	test_help(out, sizeof(out));
-	test_usage_errors(out, sizeof(out));
-	test_shell(out, sizeof(out));
-	test_stage2(out, sizeof(out));
-	test_loaded_enosys(out, sizeof(out));
-	test_refused(out, sizeof(out));
+	test_start(15, TEST_TIMEOUT);
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		tests[i](out, sizeof(out));
 	ksft_finished();
 }

@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/prctl.h>
-#include "lib/report.h"
+#include "lib/test.h"
 
 #define F		NS_PREPARED
 #define PROBE		"/tmp/execns-errors-probe"
@@ -384,8 +384,7 @@ int main(int argc, char **argv)
 	};
 	const size_t n = sizeof(cases) / sizeof(cases[0]);
 
-	ksft_print_header();
-	ksft_set_plan(n + 2);
+	test_start(n + 2, 0);
 	for (size_t i = 0; i < n; i++) {
 		run_fail_case(&cases[i]);
 		/* Whatever happened in the child, leave the system as it was. */

@@ -22,9 +22,7 @@
  */
 #include <sched.h>
 #include <time.h>
-#include "lib/child.h"
-#include "lib/ns.h"
-#include "lib/state.h"
+#include "lib/test.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME	0x00000080
@@ -293,10 +291,13 @@ static void report(const char *what, const struct tally *t)
 		    t->counts_changed ? "; the table's counts changed" : "");
 }
 
-static void sweep_execns(unsigned long flags, const char *name)
+/*
+ * The sweep: try(arg, nth, report) in a child for nth = 1, 2, ... until a
+ * call gets through with the failure still pending, or time is up.
+ */
+static void sweep(void (*try)(const void *arg, int nth, int report), const void *arg,
+		  struct tally *t)
 {
-	struct tally t = { 0 };
-
 	for (int nth = 1; nth <= MAX_NTH; nth++) {
 		enum outcome o;
 		int p[2], err;
@@ -304,14 +305,27 @@ static void sweep_execns(unsigned long flags, const char *name)
 
 		if (pipe2(p, O_CLOEXEC))
 			break;
+		fflush(stdout);
 		pid = fork();
 		if (pid == 0)
-			try_child(flags, nth, p[1]);
+			try(arg, nth, p[1]);
 		close(p[1]);
 		o = reap(pid, nth, p[0], &err);
-		if (count(&t, o, err))
+		if (count(t, o, err))
 			break;
 	}
+}
+
+static void try_execns(const void *arg, int nth, int report)
+{
+	try_child(*(const unsigned long *)arg, nth, report);
+}
+
+static void sweep_execns(unsigned long flags, const char *name)
+{
+	struct tally t = { 0 };
+
+	sweep(try_execns, &flags, &t);
 	report(name, &t);
 }
 
@@ -469,6 +483,11 @@ static void table_try_child(enum table_op op, int nth, int report)
 	_exit(0);
 }
 
+static void try_table_op(const void *arg, int nth, int report)
+{
+	table_try_child(*(const enum table_op *)arg, nth, report);
+}
+
 static void sweep_table_op(enum table_op op)
 {
 	struct table_counts counts = { -1, -1 };
@@ -476,23 +495,7 @@ static void sweep_table_op(enum table_op op)
 
 	if (!table_counts(&counts))
 		ksft_print_msg("no ucounts line of this uid in /proc/execns/tables\n");
-
-	for (int nth = 1; nth <= MAX_NTH; nth++) {
-		enum outcome o;
-		int p[2], err;
-		pid_t pid;
-
-		if (pipe2(p, O_CLOEXEC))
-			break;
-		fflush(stdout);
-		pid = fork();
-		if (pid == 0)
-			table_try_child(op, nth, p[1]);
-		close(p[1]);
-		o = reap(pid, nth, p[0], &err);
-		if (count(&t, o, err))
-			break;
-	}
+	sweep(try_table_op, &op, &t);
 	t.counts_changed = !same_counts(&counts);
 	report(table_ops[op].what, &t);
 }
@@ -540,14 +543,6 @@ static void sweep_in_table(const char *self)
 	}
 }
 
-/* Mode "ran": the new program of a try that got through. */
-static int mode_ran(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return ran();
-}
-
 /* Mode "intable NUMBER": the sweeps inside a uid table, results numbered from NUMBER. */
 static int mode_intable(int argc, char **argv)
 {
@@ -557,8 +552,8 @@ static int mode_intable(int argc, char **argv)
 }
 
 static const struct child_mode modes[] = {
-	{ "ran", 0, mode_ran },
-	{ "intable", 1, mode_intable },
+	CHILD_ACT("ran", ran),		/* the new program of a try that got through */
+	CHILD_MODE("intable", 1, mode_intable),
 };
 
 int main(int argc, char **argv)
@@ -572,8 +567,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ksft_print_header();
-	ksft_set_plan(nr_sweeps + NR_TABLE_OPS + 1);
+	test_start(nr_sweeps + NR_TABLE_OPS + 1, 0);
 	snprintf(path, sizeof(path), "/proc/self/task/%d/fail-nth", gettid());
 	if (access(path, F_OK) != 0) {
 		for (size_t i = 0; i < nr_sweeps; i++) {

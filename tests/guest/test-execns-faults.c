@@ -7,8 +7,7 @@
  * user_struct and ucounts allocated freed again (/proc/execns/stats).
  */
 #include <sched.h>
-#include "lib/child.h"
-#include "lib/state.h"
+#include "lib/test.h"
 
 #define FAIL_NTH	"/sys/module/execns/parameters/fail_nth"
 #define FLAGS		(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | \
@@ -62,14 +61,12 @@ static int one_try(int nth, const char *self)
 }
 
 /* Mode "ran": the new program, so execns succeeded. */
-static int mode_ran(int argc, char **argv)
+static int ran(void)
 {
-	(void)argc;
-	(void)argv;
 	return 42;
 }
 
-static const struct child_mode modes[] = { { "ran", 0, mode_ran } };
+static const struct child_mode modes[] = { CHILD_ACT("ran", ran) };
 
 int main(int argc, char **argv)
 {
@@ -92,8 +89,7 @@ int main(int argc, char **argv)
 	steps = nth - 1;
 	write_knob(FAIL_NTH, "0");
 
-	ksft_print_header();
-	ksft_set_plan(steps + 4);
+	test_start(steps + 4, 0);
 	for (nth = 1; nth <= steps; nth++)
 		ksft_test_result(result[nth] == 0, "fallible step %d fails with ENOMEM, caller intact", nth);
 	ksft_test_result(steps >= 4 && steps < MAX_STEPS,

@@ -8,7 +8,7 @@
  */
 #include <sys/eventfd.h>
 #include <sys/socket.h>
-#include "lib/report.h"
+#include "lib/test.h"
 
 struct std_pipes {
 	int in[2], err[2];
@@ -152,10 +152,7 @@ static const struct child_mode modes[] = { CHILD_MODE_REPORT };
 int main(int argc, char **argv)
 {
 	CHILD_DISPATCH(modes, argc, argv);
-	alarm(TEST_TIMEOUT);
-
-	ksft_print_header();
-	ksft_set_plan(5);
+	test_start(5, TEST_TIMEOUT);
 	test_closed(CLONE_NEWUTS);
 	test_closed(0);
 	test_closed(NS_ALL);

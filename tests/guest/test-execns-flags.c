@@ -6,7 +6,7 @@
  * the caller (host name, mounts, System V IPC).  CLONE_NEWPID and
  * CLONE_NEWTIME apply to the new program's children.
  */
-#include "lib/report.h"
+#include "lib/test.h"
 
 #define MNT_DIR	"/tmp/execns-flags-mnt"
 #define MSGQ_KEY 0x65786e73
@@ -151,13 +151,11 @@ static const struct child_mode modes[] = { CHILD_MODE_REPORT };
 int main(int argc, char **argv)
 {
 	CHILD_DISPATCH(modes, argc, argv);
-	alarm(TEST_TIMEOUT);
 
 	if (chdir("/tmp"))
 		return 1;
 	ns_all(caller_ns);
-	ksft_print_header();
-	ksft_set_plan(NR_FLAGS + 2 + 7);
+	test_start(NR_FLAGS + 2 + 7, TEST_TIMEOUT);
 	for (size_t i = 0; i < NR_FLAGS; i++)
 		test_flags(flag_names[i].flag);
 	test_flags(NS_ALL);

@@ -19,8 +19,7 @@
 #include <sched.h>
 #include <sys/stat.h>
 #include "execns.h"
-#include "lib/child.h"
-#include "lib/ns.h"
+#include "lib/test.h"
 
 #define DIR	"/tmp/execns-libpath"
 
@@ -55,36 +54,29 @@ static int kill_on_execns(long nr)
  * (the program's), 200 + errno when the call returned, 300 + signal when
  * it was killed, or -1.
  */
+static int job_child(void *arg)
+{
+	const struct job *j = arg;
+
+	setenv("LIBPATH_FROM", "environ", 1);
+	if (j->kill_on_call && kill_on_execns(execns_nr()))
+		return 199;
+	if (j->call == CALL_P)
+		execnsp(j->flags, j->file, j->argv);
+	else
+		execnspe(j->flags, j->file, j->argv, j->envp);
+	return 200 + (errno < 50 ? errno : 49);
+}
+
 static int run_job(const struct job *j, char *out, size_t len)
 {
-	int p[2], status;
-	pid_t pid;
+	static struct child c;
 
-	if (pipe(p))
+	out[0] = '\0';
+	if (child_start(&c, CHILD_STDOUT, 20, job_child, (void *)j) || c.status == -1)
 		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		dup2(p[1], 1);
-		close(p[0]);
-		close(p[1]);
-		alarm(20);
-		setenv("LIBPATH_FROM", "environ", 1);
-		if (j->kill_on_call && kill_on_execns(execns_nr()))
-			_exit(199);
-		if (j->call == CALL_P)
-			execnsp(j->flags, j->file, j->argv);
-		else
-			execnspe(j->flags, j->file, j->argv, j->envp);
-		_exit(200 + (errno < 50 ? errno : 49));
-	}
-	close(p[1]);
-	read_all(p[0], out, len);
-	close(p[0]);
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 300 + WTERMSIG(status);
+	child_copy(&c, out, len);
+	return WIFEXITED(c.status) ? WEXITSTATUS(c.status) : 300 + WTERMSIG(c.status);
 }
 
 static void test_run(char *out, size_t len)
@@ -168,9 +160,7 @@ int main(void)
 {
 	static char out[4096];
 
-	alarm(TEST_TIMEOUT);
-	ksft_print_header();
-	ksft_set_plan(11);
+	test_start(11, TEST_TIMEOUT);
 	test_run(out, sizeof(out));
 	test_fail(out, sizeof(out));
 	test_find();

@@ -25,7 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "execns.h"
-#include "lib/child.h"
+#include "lib/test.h"
 
 #define CLI	"/usr/local/bin/execns"
 #define TRUE	"/bin/true"
@@ -230,7 +230,7 @@ static int prep_full_table(void *arg)
 /* execns(1) with a full table: exit status, and its first line of stderr in out. */
 static int cli_full(char *out, size_t len)
 {
-	int st = run_captured((char *[]){ CLI, "-H", TRUE, NULL }, CAPTURE_STDERR,
+	int st = child_exec((char *[]){ CLI, "-H", TRUE, NULL }, CHILD_STDERR,
 			      prep_full_table, NULL, 30, out, len);
 
 	out[strcspn(out, "\n")] = '\0';
@@ -242,9 +242,7 @@ int main(void)
 	char out[512];
 	int code;
 
-	ksft_print_header();
-	ksft_set_plan(6);
-	alarm(120);
+	test_start(6, 120);
 
 	code = in_child(full_table);
 	ksft_test_result(code == C_OK,

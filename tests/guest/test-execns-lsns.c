@@ -30,7 +30,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "lib/child.h"
+#include "lib/test.h"
 
 #define CLI	"/usr/local/bin/execns"
 #define UL	"/usr/local/lib/execns/util-linux"
@@ -54,7 +54,7 @@ static unsigned long inode_of(pid_t pid, const char *type)
 /* Run argv with stdout captured in out; the exit status. */
 static int run(char *const argv[], char *out, size_t len)
 {
-	return run_captured(argv, CAPTURE_STDOUT, NULL, NULL, 20, out, len);
+	return child_exec(argv, CHILD_STDOUT, NULL, NULL, 20, out, len);
 }
 
 /* The child of parent whose command is comm, or 0. */
@@ -140,7 +140,7 @@ static int lsns(pid_t pid, unsigned long ns[NR_TYPES])
 
 	snprintf(p, sizeof(p), "%d", (int)pid);
 	for (try = 1; try <= LSNS_TRIES; try++) {
-		st = run_captured(argv, CAPTURE_STDOUT | CAPTURE_STDERR, lsns_debug, NULL,
+		st = child_exec(argv, CHILD_STDOUT | CHILD_STDERR, lsns_debug, NULL,
 				  20, out, sizeof(out));
 		ksft_print_msg("lsns -p %s -n -r -o NS,TYPE: exit %d (try %d)\n", p, st, try);
 		/* Only a silent exit 1 (lsns lost a process mid-scan) is retried. */
@@ -191,9 +191,7 @@ int main(void)
 	size_t i;
 	int st, k;
 
-	ksft_print_header();
-	ksft_set_plan(3 + NR_TYPES);
-	alarm(120);
+	test_start(3 + NR_TYPES, 120);
 	if (access(UL "/lsns", X_OK) || access(UL "/nsenter", X_OK)) {
 		for (k = 0; k < (int)(3 + NR_TYPES); k++)
 			ksft_test_result_code(KSFT_SKIP, "lsns and nsenter", "%s", "no util-linux lsns and nsenter in " UL);

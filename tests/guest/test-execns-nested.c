@@ -6,7 +6,7 @@
  * EINVAL (as for unshare(2): its children's pid namespace is no longer its
  * own), and leaves it as it was.
  */
-#include "lib/report.h"
+#include "lib/test.h"
 
 static unsigned long caller_ns[NR_NS];
 
@@ -63,11 +63,9 @@ static const struct child_mode modes[] = { CHILD_MODE_REPORT };
 int main(int argc, char **argv)
 {
 	CHILD_DISPATCH(modes, argc, argv);
-	alarm(TEST_TIMEOUT);
 
 	ns_all(caller_ns);
-	ksft_print_header();
-	ksft_set_plan(2);
+	test_start(2, TEST_TIMEOUT);
 	test_levels();
 	test_second_newpid();
 	ksft_finished();

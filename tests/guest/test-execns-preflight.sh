@@ -31,18 +31,9 @@ SIGNED=/root/execns-signed.ko
 R=$(uname -r)
 # The release as an extended regex (Debian's have a "+").
 Rre=$(printf '%s\n' "$R" | sed 's/[].+*?^$()[{}|\\]/\\&/g')
-n=0 failed=0
 out=/tmp/preflight.$$
-
-result() {	# result 0|1 DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+# ktap_start, ktap_result STATUS NAME (0 passes), ktap_done
+. /usr/local/lib/execns/lib.sh
 
 # preflight ARG...: run it; its status in $rc, its output in $out (shown
 # as KTAP comments).
@@ -58,7 +49,7 @@ line() { grep -qE "$1" "$out"; }
 # The lockdown check reads securityfs; /init does not mount it.
 mount -t securityfs securityfs /sys/kernel/security 2>/dev/null || true
 
-echo "KTAP version 1"
+ktap_start
 case " $(cat /proc/cmdline) " in
 *" module.sig_enforce=1 "*)
 	echo "1..$([ -e "$SIGNED" ] && echo 6 || echo 4)"
@@ -66,25 +57,25 @@ case " $(cat /proc/cmdline) " in
 	preflight --module "$KO"
 	r=0; [ "$rc" -eq 1 ] && line '^no   signatures: enforced \(.*module\.sig_enforce=1' &&
 		line '^     fix: sign it: make sign KEY=.* CERT=' || r=1
-	result $r "preflight says no (exit $rc): signatures enforced by module.sig_enforce=1, fix: make sign"
+	ktap_result $r "preflight says no (exit $rc): signatures enforced by module.sig_enforce=1, fix: make sign"
 	r=0; [ "$(grep -c '^no ' "$out")" -eq 1 ] || r=1
-	result $r "the signature is its only 'no'"
+	ktap_result $r "the signature is its only 'no'"
 	dmesg -c >/dev/null
 	ins=0; insmod "$KO" 2>/dev/null || ins=$?
 	dmesg | sed 's/^/# /'
 	r=0; [ "$ins" -ne 0 ] && [ ! -d /sys/module/execns ] || r=1
-	result $r "insmod of the unsigned module fails, as the preflight said"
+	ktap_result $r "insmod of the unsigned module fails, as the preflight said"
 	r=0; dmesg | grep -q 'Loading of unsigned module is rejected' || r=1
-	result $r "the kernel's reason: unsigned module rejected"
+	ktap_result $r "the kernel's reason: unsigned module rejected"
 	if [ -e "$SIGNED" ]; then
 		preflight --module "$SIGNED"
 		r=0; [ "$rc" -eq 0 ] && line "^warn signatures: enforced .*; $SIGNED is signed" || r=1
-		result $r "a module signed by make sign passes the preflight (exit $rc) with a warning on its key"
+		ktap_result $r "a module signed by make sign passes the preflight (exit $rc) with a warning on its key"
 		dmesg -c >/dev/null
 		ins=0; insmod "$SIGNED" 2>/dev/null || ins=$?
 		dmesg | sed 's/^/# /'
 		r=0; [ "$ins" -ne 0 ] && dmesg | grep -q 'Loading of module with unavailable key is rejected' || r=1
-		result $r "the kernel reads its signature and refuses it for its key (not in its keyring), not as unsigned"
+		ktap_result $r "the kernel reads its signature and refuses it for its key (not in its keyring), not as unsigned"
 	fi
 	;;
 *)
@@ -94,20 +85,20 @@ case " $(cat /proc/cmdline) " in
 	slot=$(cat /sys/module/execns/parameters/syscall_nr 2>/dev/null || echo none)
 	preflight --module "$KO"
 	r=0; [ "$rc" -eq 0 ] && ! line '^no ' && line '^execns-preflight: yes' || r=1
-	result $r "yes (exit $rc) for the loaded module on $R"
+	ktap_result $r "yes (exit $rc) for the loaded module on $R"
 	r=0; line "^ok   module: $KO, built for $Rre\$" && line '^ok   headers: not needed' &&
 		line '^ok   architecture: ' && line '^ok   config: CONFIG_MODULES, CONFIG_KPROBES' &&
 		line '^ok   signatures: not enforced' || r=1
-	result $r "module, headers (not needed), architecture, config and signatures are ok"
+	ktap_result $r "module, headers (not needed), architecture, config and signatures are ok"
 	r=0; line "^ok   syscall slot: execns is loaded, on syscall $slot " || r=1
-	result $r "the slot line names the module's syscall ($slot)"
+	ktap_result $r "the slot line names the module's syscall ($slot)"
 	r=0
 	case $expect in
 	proven) line '^ok   uid tables: the load-time proof says proven' ;;
 	refused) line "^warn uid tables: the load-time proof says refused: .*$site" ;;
 	*) false ;;
 	esac || r=1
-	result $r "the proof line agrees with tests/kernels.conf ($expect${site:+ $site})"
+	ktap_result $r "the proof line agrees with tests/kernels.conf ($expect${site:+ $site})"
 	# The prediction from userspace: right on every proven row; on a
 	# refused row it sees a clone (a SITE with a dot: .part.N), not an
 	# inlined copy (bypass's dec_ucount), which only the proof finds.
@@ -119,7 +110,7 @@ case " $(cat /proc/cmdline) " in
 	# An inlined copy is invisible from userspace: the prediction says ok.
 	refused:*) line '^ok   uid tables: release .* \(predicted' ;;
 	esac || r=1
-	result $r "--predict: what userspace can see agrees ($expect${site:+ $site})"
+	ktap_result $r "--predict: what userspace can see agrees ($expect${site:+ $site})"
 	# No --module, no module installed under /lib/modules/$R, and no
 	# headers in the guest.
 	preflight
@@ -130,25 +121,25 @@ case " $(cat /proc/cmdline) " in
 	fi
 	r=0; [ "$rc" -eq 1 ] && line "^no   headers: /lib/modules/$Rre/build is missing" &&
 		grep -qF "fix: $fix" "$out" || r=1
-	result $r "no (exit $rc) without headers or a built module, fix: $fix"
+	ktap_result $r "no (exit $rc) without headers or a built module, fix: $fix"
 	# A configuration without CONFIG_KPROBES: this kernel's own, edited.
 	cfg=/boot/config-$R
 	if [ ! -r "$cfg" ]; then
 		echo "# no $cfg in the guest (vm.sh copies the headers' .config there)"
-		result 1 "the kernel's configuration is in the guest"
-		result 1 "a copy without CONFIG_KPROBES"
-		result 1 "no for that configuration"
+		ktap_result 1 "the kernel's configuration is in the guest"
+		ktap_result 1 "a copy without CONFIG_KPROBES"
+		ktap_result 1 "no for that configuration"
 	else
-		result 0 "the kernel's configuration is in the guest ($cfg)"
+		ktap_result 0 "the kernel's configuration is in the guest ($cfg)"
 		sed 's/^CONFIG_KPROBES=y$/# CONFIG_KPROBES is not set/' "$cfg" >/tmp/config-nokprobes
 		r=0; grep -q '^CONFIG_KPROBES=y' "$cfg" && ! grep -q '^CONFIG_KPROBES=' /tmp/config-nokprobes || r=1
-		result $r "the copy lacks CONFIG_KPROBES (the running kernel has it)"
+		ktap_result $r "the copy lacks CONFIG_KPROBES (the running kernel has it)"
 		EXECNS_PREFLIGHT_CONFIG=/tmp/config-nokprobes preflight --module "$KO"
 		r=0; [ "$rc" -eq 1 ] && line '^no   config: this kernel lacks CONFIG_KPROBES \(/tmp/config-nokprobes\)' &&
 			[ "$(grep -c '^no ' "$out")" -eq 1 ] && line '^     fix: boot a kernel built with CONFIG_KPROBES' || r=1
-		result $r "no (exit $rc) for that configuration (EXECNS_PREFLIGHT_CONFIG), naming CONFIG_KPROBES, and nothing else"
+		ktap_result $r "no (exit $rc) for that configuration (EXECNS_PREFLIGHT_CONFIG), naming CONFIG_KPROBES, and nothing else"
 	fi
 	;;
 esac
 rm -f "$out"
-[ "$failed" -eq 0 ]
+ktap_done

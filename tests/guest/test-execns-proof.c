@@ -9,7 +9,7 @@
  * failed check; forbid_unshare is refused with the uid tables; and the
  * other namespaces work either way.
  */
-#include "lib/report.h"
+#include "lib/test.h"
 
 #define PROOF		"/proc/execns/proof"
 #define EXPECT		"/etc/execns/proof"
@@ -103,8 +103,7 @@ int main(void)
 	char line[80];
 	int rc, e;
 
-	ksft_print_header();
-	ksft_set_plan(8);
+	test_start(8, 0);
 	read_report();
 	if (read_text(EXPECT, expect, sizeof(expect)) > 0) {
 		expect[strcspn(expect, "\n")] = '\0';
@@ -146,7 +145,7 @@ int main(void)
 				 "execns(CLONE_NEWUSER) fails with EOPNOTSUPP, the caller unchanged (errno %d)\n",
 				 e);
 
-	rc = run_captured(cli, CAPTURE_STDOUT | CAPTURE_STDERR, NULL, NULL, 30, out, sizeof(out));
+	rc = child_exec(cli, CHILD_STDOUT | CHILD_STDERR, NULL, NULL, 30, out, sizeof(out));
 	out[strcspn(out, "\n")] = '\0';
 	if (proven)
 		ksft_test_result(rc == 0, "execns -t true: exit %d\n", rc);

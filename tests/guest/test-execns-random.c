@@ -15,7 +15,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 #include <time.h>
-#include "lib/child.h"
+#include "lib/test.h"
 
 #define KERNEL_PTR	((void *)0xffffffff81000000UL)
 #define RAN_EXIT	42	/* the new program */
@@ -194,8 +194,7 @@ int main(int argc, char **argv)
 	(void)argv;
 	secs = s ? strtol(s, NULL, 10) : 20;
 	setup();
-	ksft_print_header();
-	ksft_set_plan(4);
+	test_start(4, 0);
 	ksft_print_msg("seed %u, %ld s (EXECNS_RANDOM_SEED, EXECNS_RANDOM_SECS)\n", seed, secs);
 	end = time(NULL) + secs;
 	while (time(NULL) < end) {

@@ -7,7 +7,7 @@
  * sharer has gone CLONE_NEWNS works again.
  */
 #include <sys/prctl.h>
-#include "lib/report.h"
+#include "lib/test.h"
 
 static char *report_argv[] = { "/proc/self/exe", "report", NULL };
 
@@ -76,11 +76,9 @@ int main(int argc, char **argv)
 	int err, st;
 
 	CHILD_DISPATCH(modes, argc, argv);
-	alarm(TEST_TIMEOUT);
 
 	ns_all(ns);
-	ksft_print_header();
-	ksft_set_plan(2);
+	test_start(2, TEST_TIMEOUT);
 	st = spawn_report_prep(others, NULL, refused, NULL, &r, &err, NULL);
 	ksft_test_result(exited_ok(st) && r.ok && ns_match(r.ns, ns, others, "new program"),
 			 "fs_struct shared with a live clone(CLONE_FS) child: CLONE_NEWNS is EINVAL, caller intact; %s still works",

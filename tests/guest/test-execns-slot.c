@@ -23,8 +23,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include "lib/ktap.h"
-#include "lib/sys.h"
+#include "lib/test.h"
 
 #define KO	"/lib/modules/execns.ko"
 #define PARAMS	"/etc/execns/params"
@@ -138,9 +137,7 @@ int main(void)
 	long ret;
 	int err;
 
-	ksft_print_header();
-	ksft_set_plan(8);
-	alarm(120);
+	test_start(8, 120);
 	{
 		FILE *f = fopen(PARAMS, "re");
 

@@ -8,7 +8,7 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
-#include "lib/report.h"
+#include "lib/test.h"
 
 #define SPINNERS	3
 #define FLAGS		(NS_PREPARED | CLONE_NEWPID)
@@ -122,10 +122,7 @@ static const struct child_mode modes[] = { CHILD_MODE_REPORT };
 int main(int argc, char **argv)
 {
 	CHILD_DISPATCH(modes, argc, argv);
-	alarm(TEST_TIMEOUT);
-
-	ksft_print_header();
-	ksft_set_plan(3);
+	test_start(3, TEST_TIMEOUT);
 	test_mode(FROM_THREAD, "from a non-main thread, " "3 other threads spinning");
 	test_mode(FROM_MAIN, "from the main thread, 3 other threads spinning");
 	test_mode(FAIL_FROM_THREAD, "ENOENT from a thread leaves all 5 threads and the process as they were; then execns");

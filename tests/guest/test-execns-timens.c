@@ -16,8 +16,7 @@
 #include <stdint.h>
 #include <sys/auxv.h>
 #include <time.h>
-#include "lib/child.h"
-#include "lib/ns.h"
+#include "lib/test.h"
 
 #define DAY		86400LL
 #define NSEC		1000000000LL
@@ -137,12 +136,9 @@ static int clocks_main(void)
 /* The value after "name " at the start of a line of text, or -1. */
 static long long key(const char *text, const char *name)
 {
-	size_t n = strlen(name);
+	const char *v = text_key(text, name);
 
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, name, n) && p[n] == ' ')
-			return strtoll(p + n + 1, NULL, 10);
-	return -1;
+	return v ? strtoll(v, NULL, 10) : -1;
 }
 
 /* Offsets of a day for the pending time namespace (before anyone enters it). */
@@ -159,51 +155,51 @@ static int set_offsets(void)
 
 enum how { PLAIN_EXECVE, EXECNS, EXECNS_MISSING };
 
+struct run {
+	bool pending;
+	enum how how;
+	int flags;
+};
+
 /*
  * In a child: optionally unshare(CLONE_NEWTIME) with offsets of a day,
- * print the pending namespaces, then exec self "clocks" as told.  The
- * parent gets everything printed before and after the exec in out.
+ * print the pending namespaces, then exec self "clocks" as told.
  */
+static int run_child(void *arg)
+{
+	const struct run *r = arg;
+	char *argv[] = { self, "clocks", NULL };
+	long ret;
+
+	if (r->pending && unshare(CLONE_NEWTIME))
+		return 91;
+	if (r->pending && set_offsets())
+		return 92;
+	printf("pre_time %lu\npre_child %lu\n", ns_inode("time"),
+	       ns_inode("time_for_children"));
+	fflush(stdout);
+	if (r->how == PLAIN_EXECVE) {
+		execve(self, argv, environ);
+		return 93;
+	}
+	ret = execns(r->flags, r->how == EXECNS ? self : "/nonexistent/prog", argv, environ);
+	printf("execns %ld\nerrno %d\n", ret, ret ? errno : 0);
+	clocks_main();
+	fflush(stdout);
+	return 0;
+}
+
+/* run_child() as told; everything printed before and after the exec into out. */
 static int run(bool pending, enum how how, int flags, char *out, size_t len)
 {
-	char *argv[] = { self, "clocks", NULL };
-	int p[2], st = -1;
-	pid_t pid;
+	struct run r = { pending, how, flags };
+	static struct child c;
 
 	out[0] = '\0';
-	if (pipe(p))
+	if (child_start(&c, CHILD_STDOUT, 60, run_child, &r))
 		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		long ret;
-
-		alarm(60);
-		if (dup2(p[1], 1) < 0)
-			_exit(90);
-		if (pending && unshare(CLONE_NEWTIME))
-			_exit(91);
-		if (pending && set_offsets())
-			_exit(92);
-		printf("pre_time %lu\npre_child %lu\n", ns_inode("time"),
-		       ns_inode("time_for_children"));
-		fflush(stdout);
-		if (how == PLAIN_EXECVE) {
-			execve(self, argv, environ);
-			_exit(93);
-		}
-		ret = execns(flags, how == EXECNS ? self : "/nonexistent/prog", argv, environ);
-		printf("execns %ld\nerrno %d\n", ret, ret ? errno : 0);
-		clocks_main();
-		fflush(stdout);
-		_exit(0);
-	}
-	close(p[1]);
-	read_all(p[0], out, len);
-	close(p[0]);
-	waitpid(pid, &st, 0);
-	return st;
+	child_copy(&c, out, len);
+	return c.status;
 }
 
 static int agree(const char *r)
@@ -231,14 +227,7 @@ static void show(const char *what, const char *r)
 		       key(r, "pre_child"), key(r, "mono_vdso"), key(r, "mono_sys"));
 }
 
-static int mode_clocks(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return clocks_main();
-}
-
-static const struct child_mode modes[] = { { "clocks", 0, mode_clocks } };
+static const struct child_mode modes[] = { CHILD_ACT("clocks", clocks_main) };
 
 int main(int argc, char **argv)
 {
@@ -250,11 +239,9 @@ int main(int argc, char **argv)
 	int st, enters;
 
 	CHILD_DISPATCH(modes, argc, argv);
-	alarm(TEST_TIMEOUT);
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[n > 0 ? n : 0] = '\0';
-	ksft_print_header();
-	ksft_set_plan(7);
+	test_start(7, TEST_TIMEOUT);
 	if (!time0 || !vdso_clock_gettime()) {
 		for (int i = 0; i < 7; i++)
 			ksft_test_result_code(KSFT_SKIP, "time namespaces",

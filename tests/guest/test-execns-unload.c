@@ -15,7 +15,7 @@
 #include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include "lib/report.h"
+#include "lib/test.h"
 
 #define REFCNT	"/sys/module/execns/refcnt"
 #define PAGE	4096
@@ -147,10 +147,7 @@ int main(int argc, char **argv)
 	int e;
 
 	CHILD_DISPATCH(modes, argc, argv);
-	alarm(TEST_TIMEOUT);
-
-	ksft_print_header();
-	ksft_set_plan(6);
+	test_start(6, TEST_TIMEOUT);
 	base = read_long(REFCNT);
 	if (pipe(out) || pipe(ctl) || pipe(go))
 		return 1;

@@ -9,7 +9,7 @@
  * minus frees must equal the user_structs /proc/execns/tables lists.
  */
 #include <sys/resource.h>
-#include "lib/child.h"
+#include "lib/test.h"
 
 #define T "/sys/kernel/tracing/"
 
@@ -143,23 +143,9 @@ static void wait_no_tables(void)
 		usleep(50000);
 }
 
-static int mode_work(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return work();
-}
-
-static int mode_hold(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return hold();
-}
-
 static const struct child_mode modes[] = {
-	{ "work", 0, mode_work },
-	{ "hold", 0, mode_hold },
+	CHILD_ACT("work", work),
+	CHILD_ACT("hold", hold),
 };
 
 int main(int argc, char **argv)
@@ -171,8 +157,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ksft_print_header();
-	ksft_set_plan(9);
+	test_start(9, 0);
 	if (access(T "events/execns/enable", W_OK)) {
 		for (int i = 0; i < 9; i++) {
 			char name[32];

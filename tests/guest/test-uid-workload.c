@@ -11,7 +11,7 @@
  * /tmp/execns-hold.pid, until that group is sent SIGTERM.
  */
 #include <sys/resource.h>
-#include "lib/child.h"
+#include "lib/test.h"
 
 #define NR_TABLES 3
 
@@ -88,17 +88,9 @@ static int mode_work(int argc, char **argv)
 	return work(atoi(argv[2]));
 }
 
-/* Mode "holder": a table that stays. */
-static int mode_holder(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return hold();
-}
-
 static const struct child_mode modes[] = {
-	{ "work", 1, mode_work },
-	{ "holder", 0, mode_holder },
+	CHILD_MODE("work", 1, mode_work),
+	CHILD_ACT("holder", hold),	/* a table that stays */
 };
 
 int main(int argc, char **argv)
@@ -110,8 +102,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ksft_print_header();
-	ksft_set_plan(held ? 4 : 3);
+	test_start(held ? 4 : 3, 0);
 	for (int i = 0; i < NR_TABLES; i++) {
 		char arg[16];
 

@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
-#include "lib/uidtab.h"
+#include "lib/test.h"
 
 /* From <linux/io_uring.h> and <linux/watch_queue.h>, which clash with <fcntl.h>. */
 #define IORING_REGISTER_BUFFERS		0
@@ -73,7 +73,7 @@ static void put_all(const char *prefix)
 
 	for (int i = 0; i < 5; i++) {
 		snprintf(key, sizeof(key), "%s_%s", prefix, f[i]);
-		ut_putl(key, mine(f[i]));
+		child_putl(key, mine(f[i]));
 	}
 }
 
@@ -88,11 +88,11 @@ static void epoll_counts(void)
 		if (i < 5 && epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &ev))
 			printf("# EPOLL_CTL_ADD: %s\n", strerror(errno));
 	}
-	ut_putl("ep5", mine("epoll_watches"));
+	child_putl("ep5", mine("epoll_watches"));
 	epoll_ctl(ep, EPOLL_CTL_DEL, fds[0], NULL);
-	ut_putl("ep4", mine("epoll_watches"));
+	child_putl("ep4", mine("epoll_watches"));
 	close(ep);
-	ut_putl("ep0", mine_becomes("epoll_watches", 0));
+	child_putl("ep0", mine_becomes("epoll_watches", 0));
 	for (int i = 0; i < 7; i++)
 		close(fds[i]);
 }
@@ -101,17 +101,17 @@ static void pipe_counts(void)
 {
 	int a[2], b[2];
 
-	ut_putl("pb0", mine("pipe_bufs"));
+	child_putl("pb0", mine("pipe_bufs"));
 	if (pipe(a) || pipe(b))
 		return;
-	ut_putl("pb2", mine("pipe_bufs"));
-	ut_putl("setsz", fcntl(a[0], F_SETPIPE_SZ, 4096));
-	ut_putl("pb_small", mine("pipe_bufs"));
+	child_putl("pb2", mine("pipe_bufs"));
+	child_putl("setsz", fcntl(a[0], F_SETPIPE_SZ, 4096));
+	child_putl("pb_small", mine("pipe_bufs"));
 	close(a[0]);
 	close(a[1]);
 	close(b[0]);
 	close(b[1]);
-	ut_putl("pb_closed", mine_becomes("pipe_bufs", 0));
+	child_putl("pb_closed", mine_becomes("pipe_bufs", 0));
 }
 
 static int send_fd(int sock, int fd)
@@ -154,10 +154,10 @@ static void unix_counts(void)
 
 	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, chan) || socketpair(AF_UNIX, SOCK_STREAM, 0, passed))
 		return;
-	ut_putl("ui0", mine("unix_inflight"));
-	ut_putl("ui_sent", send_fd(chan[0], passed[0]) ? -1 : mine("unix_inflight"));
+	child_putl("ui0", mine("unix_inflight"));
+	child_putl("ui_sent", send_fd(chan[0], passed[0]) ? -1 : mine("unix_inflight"));
 	got = recv_fd(chan[1]);
-	ut_putl("ui_recv", got >= 0 ? mine_becomes("unix_inflight", 0) : -1);
+	child_putl("ui_recv", got >= 0 ? mine_becomes("unix_inflight", 0) : -1);
 	if (got >= 0)
 		close(got);
 }
@@ -173,7 +173,7 @@ static void locked_counts(void)
 	memset(params, 0, sizeof(params));
 	ring = syscall(SYS_io_uring_setup, 4, params);
 	if (ring < 0) {
-		ut_putl("lv_skip", errno);
+		child_putl("lv_skip", errno);
 		return;
 	}
 	buf = mmap(NULL, BUF_PAGES * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -182,15 +182,15 @@ static void locked_counts(void)
 	memset(buf, 1, BUF_PAGES * 4096);
 	iov.iov_base = buf;
 	iov.iov_len = BUF_PAGES * 4096;
-	ut_putl("lv0", mine("locked_vm"));
+	child_putl("lv0", mine("locked_vm"));
 	if (syscall(SYS_io_uring_register, ring, IORING_REGISTER_BUFFERS, &iov, 1)) {
-		ut_putl("lv_regerr", errno);
+		child_putl("lv_regerr", errno);
 		return;
 	}
-	ut_putl("lv_reg", mine("locked_vm"));
+	child_putl("lv_reg", mine("locked_vm"));
 	syscall(SYS_io_uring_register, ring, IORING_UNREGISTER_BUFFERS, NULL, 0);
 	close(ring);
-	ut_putl("lv_unreg", mine_becomes("locked_vm", 0));
+	child_putl("lv_unreg", mine_becomes("locked_vm", 0));
 }
 
 /* A watch on a new keyring: "w_skip" (errno) when watch queues are not usable. */
@@ -200,32 +200,32 @@ static void watch_counts(void)
 	int p[2];
 
 	if (pipe2(p, O_NOTIFICATION_PIPE) || ioctl(p[0], IOC_WATCH_QUEUE_SET_SIZE, 1)) {
-		ut_putl("w_skip", errno);
+		child_putl("w_skip", errno);
 		return;
 	}
 	key = syscall(SYS_add_key, "keyring", "uidtab", NULL, 0, KEY_SPEC_PROCESS_KEYRING);
-	ut_putl("w0", mine("watches"));
+	child_putl("w0", mine("watches"));
 	if (key < 0 || syscall(SYS_keyctl, KEYCTL_WATCH_KEY, key, p[0], 0x01)) {
-		ut_putl("w_skip", errno);
+		child_putl("w_skip", errno);
 		return;
 	}
-	ut_putl("w1", mine("watches"));
+	child_putl("w1", mine("watches"));
 	close(p[0]);
 	close(p[1]);
-	ut_putl("w_closed", mine_becomes("watches", 0));
+	child_putl("w_closed", mine_becomes("watches", 0));
 }
 
 /* Two forked processes: "refs_forked" and "refs_back", relative to before. */
 static void refs_counts(void)
 {
 	long r0 = mine("refs");
-	pid_t a = ut_hold((uid_t)-1, NULL, NULL), b = ut_hold((uid_t)-1, NULL, NULL);
+	pid_t a = child_hold((uid_t)-1, NULL, NULL), b = child_hold((uid_t)-1, NULL, NULL);
 
 	/* ut_hold's pipes hold references too, until the children close their ends. */
-	ut_putl("refs_forked", a > 0 && b > 0 ? mine_becomes("refs", r0 + 2) - r0 : -1);
-	ut_kill(a);
-	ut_kill(b);
-	ut_putl("refs_back", mine_becomes("refs", r0) - r0);
+	child_putl("refs_forked", a > 0 && b > 0 ? mine_becomes("refs", r0 + 2) - r0 : -1);
+	child_kill(a);
+	child_kill(b);
+	child_putl("refs_back", mine_becomes("refs", r0) - r0);
 }
 
 static int mode_counters(int argc, char **argv)
@@ -233,7 +233,7 @@ static int mode_counters(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	table = ut_self();
-	ut_putl("self", table);
+	child_putl("self", table);
 	if (setresuid(UT_UID, UT_UID, UT_UID))
 		return 2;
 	put_all("fresh");
@@ -248,74 +248,73 @@ static int mode_counters(int argc, char **argv)
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "counters", 0, mode_counters },
+	CHILD_MODE("counters", 0, mode_counters),
 };
 
 int main(int argc, char **argv)
 {
 	char disabled[32] = "", name[64];
-	struct ut_out o;
+	struct child o;
 	int tables0, left;
 	long t;
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ut_start(11);
-	tables0 = ut_ntables();
+	tables0 = ut_start(11);
 	/* Let an unprivileged uid use io_uring for the locked_vm count (6.6+). */
 	read_line(IO_URING_DISABLED, disabled, sizeof(disabled));
 	if (disabled[0] && strcmp(disabled, "0"))
 		write_knob(IO_URING_DISABLED, "0");
-	ut_in_table("counters", NULL, &o);
+	child_in_table("counters", NULL, &o);
 	if (disabled[0] && strcmp(disabled, "0"))
 		write_knob(IO_URING_DISABLED, disabled);
-	t = ut_val(&o, "self");
+	t = child_val(&o, "self");
 
-	ksft_test_result(t > 0 && ut_exited_ok(&o) && ut_val(&o, "fresh_epoll_watches") == 0 &&
-			 ut_val(&o, "fresh_pipe_bufs") == 0 && ut_val(&o, "fresh_unix_inflight") == 0 &&
-			 ut_val(&o, "fresh_locked_vm") == 0 && ut_val(&o, "fresh_watches") == 0,
+	ksft_test_result(t > 0 && child_ok(&o) && child_val(&o, "fresh_epoll_watches") == 0 &&
+			 child_val(&o, "fresh_pipe_bufs") == 0 && child_val(&o, "fresh_unix_inflight") == 0 &&
+			 child_val(&o, "fresh_locked_vm") == 0 && child_val(&o, "fresh_watches") == 0,
 			 "table %ld: uid 1000's line after setresuid(1000) has every counter at 0 (%ld %ld %ld %ld %ld)",
-			 t, ut_val(&o, "fresh_epoll_watches"), ut_val(&o, "fresh_pipe_bufs"),
-			 ut_val(&o, "fresh_unix_inflight"), ut_val(&o, "fresh_locked_vm"),
-			 ut_val(&o, "fresh_watches"));
-	ksft_test_result(ut_val(&o, "ep5") == 5 && ut_val(&o, "ep4") == 4,
+			 t, child_val(&o, "fresh_epoll_watches"), child_val(&o, "fresh_pipe_bufs"),
+			 child_val(&o, "fresh_unix_inflight"), child_val(&o, "fresh_locked_vm"),
+			 child_val(&o, "fresh_watches"));
+	ksft_test_result(child_val(&o, "ep5") == 5 && child_val(&o, "ep4") == 4,
 			 "epoll_watches: 5 after 5 EPOLL_CTL_ADDs (%ld), 4 after an EPOLL_CTL_DEL (%ld)",
-			 ut_val(&o, "ep5"), ut_val(&o, "ep4"));
-	ksft_test_result(ut_val(&o, "ep0") == 0, "epoll_watches: 0 once the epoll descriptor is closed (%ld)",
-			 ut_val(&o, "ep0"));
-	ksft_test_result(ut_val(&o, "pb0") == 0 && ut_val(&o, "pb2") == 32,
+			 child_val(&o, "ep5"), child_val(&o, "ep4"));
+	ksft_test_result(child_val(&o, "ep0") == 0, "epoll_watches: 0 once the epoll descriptor is closed (%ld)",
+			 child_val(&o, "ep0"));
+	ksft_test_result(child_val(&o, "pb0") == 0 && child_val(&o, "pb2") == 32,
 			 "pipe_bufs: 16 pages per new pipe (%ld -> %ld after two)",
-			 ut_val(&o, "pb0"), ut_val(&o, "pb2"));
-	ksft_test_result(ut_val(&o, "setsz") == 4096 && ut_val(&o, "pb_small") == 17 &&
-			 ut_val(&o, "pb_closed") == 0,
+			 child_val(&o, "pb0"), child_val(&o, "pb2"));
+	ksft_test_result(child_val(&o, "setsz") == 4096 && child_val(&o, "pb_small") == 17 &&
+			 child_val(&o, "pb_closed") == 0,
 			 "pipe_bufs: %ld after F_SETPIPE_SZ(4096) on one (want 17), %ld once both are closed",
-			 ut_val(&o, "pb_small"), ut_val(&o, "pb_closed"));
-	ksft_test_result(ut_val(&o, "ui0") == 0 && ut_val(&o, "ui_sent") == 1 && ut_val(&o, "ui_recv") == 0,
+			 child_val(&o, "pb_small"), child_val(&o, "pb_closed"));
+	ksft_test_result(child_val(&o, "ui0") == 0 && child_val(&o, "ui_sent") == 1 && child_val(&o, "ui_recv") == 0,
 			 "unix_inflight: %ld, %ld with a socket in flight over SCM_RIGHTS, %ld once received",
-			 ut_val(&o, "ui0"), ut_val(&o, "ui_sent"), ut_val(&o, "ui_recv"));
-	if (ut_val(&o, "lv_skip") != UT_NONE) {
-		snprintf(name, sizeof(name), "locked_vm (errno %ld)", ut_val(&o, "lv_skip"));
+			 child_val(&o, "ui0"), child_val(&o, "ui_sent"), child_val(&o, "ui_recv"));
+	if (child_val(&o, "lv_skip") != CHILD_NONE) {
+		snprintf(name, sizeof(name), "locked_vm (errno %ld)", child_val(&o, "lv_skip"));
 		ksft_test_result_code(KSFT_SKIP, name, "io_uring_setup() not usable");
 		ksft_test_result_code(KSFT_SKIP, "locked_vm back to 0", "io_uring_setup() not usable");
 	} else {
-		ksft_test_result(ut_val(&o, "lv0") == 0 && ut_val(&o, "lv_reg") == BUF_PAGES,
+		ksft_test_result(child_val(&o, "lv0") == 0 && child_val(&o, "lv_reg") == BUF_PAGES,
 				 "locked_vm: %ld pages with a %d-page io_uring buffer registered (from %ld; register errno %ld)",
-				 ut_val(&o, "lv_reg"), BUF_PAGES, ut_val(&o, "lv0"),
-				 ut_val(&o, "lv_regerr") == UT_NONE ? 0 : ut_val(&o, "lv_regerr"));
-		ksft_test_result(ut_val(&o, "lv_unreg") == 0,
-				 "locked_vm: %ld once unregistered", ut_val(&o, "lv_unreg"));
+				 child_val(&o, "lv_reg"), BUF_PAGES, child_val(&o, "lv0"),
+				 child_val(&o, "lv_regerr") == CHILD_NONE ? 0 : child_val(&o, "lv_regerr"));
+		ksft_test_result(child_val(&o, "lv_unreg") == 0,
+				 "locked_vm: %ld once unregistered", child_val(&o, "lv_unreg"));
 	}
-	if (ut_val(&o, "w_skip") != UT_NONE) {
-		snprintf(name, sizeof(name), "watches (errno %ld)", ut_val(&o, "w_skip"));
+	if (child_val(&o, "w_skip") != CHILD_NONE) {
+		snprintf(name, sizeof(name), "watches (errno %ld)", child_val(&o, "w_skip"));
 		ksft_test_result_code(KSFT_SKIP, name, "no watch queue / key notifications");
 	} else {
-		ksft_test_result(ut_val(&o, "w0") == 0 && ut_val(&o, "w1") == 1 && ut_val(&o, "w_closed") == 0,
+		ksft_test_result(child_val(&o, "w0") == 0 && child_val(&o, "w1") == 1 && child_val(&o, "w_closed") == 0,
 				 "watches: %ld, %ld with a key watched through a notification pipe, %ld once it is closed",
-				 ut_val(&o, "w0"), ut_val(&o, "w1"), ut_val(&o, "w_closed"));
+				 child_val(&o, "w0"), child_val(&o, "w1"), child_val(&o, "w_closed"));
 	}
-	ksft_test_result(ut_val(&o, "refs_forked") == 2 && ut_val(&o, "refs_back") == 0,
+	ksft_test_result(child_val(&o, "refs_forked") == 2 && child_val(&o, "refs_back") == 0,
 			 "refs: +%ld with two forked processes, +%ld after they exit",
-			 ut_val(&o, "refs_forked"), ut_val(&o, "refs_back"));
+			 child_val(&o, "refs_forked"), child_val(&o, "refs_back"));
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_test_result(tables0 >= 0 && left == tables0,
 			 "the table is gone with its process (%d left, %d before)", left, tables0);

@@ -9,7 +9,7 @@
  */
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include "lib/uidtab.h"
+#include "lib/test.h"
 
 #define WATCHES	"/proc/sys/fs/epoll/max_user_watches"
 #define LIMIT	16
@@ -22,8 +22,8 @@ static int try_watches(uid_t uid, int max)
 	if (uid != (uid_t)-1 && setresuid(uid, uid, uid))
 		return 2;
 	n = add_watches(max, &err);
-	ut_putl("added", n);
-	ut_putl("err", err);
+	child_putl("added", n);
+	child_putl("err", err);
 	return 0;
 }
 
@@ -57,21 +57,21 @@ static int act_epoll(int hold)
 {
 	long self = ut_self();
 	int err, n, rc;
-	struct ut_out o;
+	struct child o;
 
-	ut_putl("self", self);
+	child_putl("self", self);
 	if (setresuid(UT_UID, UT_UID, UT_UID))
 		return 2;
-	ut_putl("self_uid", ut_self());
+	child_putl("self_uid", ut_self());
 	n = add_watches(LIMIT + 1, &err);
-	ut_putl("added", n);
-	ut_putl("err", err);
-	rc = ut_run(try_one, NULL, &o);
-	ut_putl("fork_added", rc ? -1 : ut_val(&o, "added"));
-	ut_putl("fork_err", rc ? -1 : ut_val(&o, "err"));
+	child_putl("added", n);
+	child_putl("err", err);
+	rc = child_run(try_one, NULL, &o);
+	child_putl("fork_added", rc ? -1 : child_val(&o, "added"));
+	child_putl("fork_err", rc ? -1 : child_val(&o, "err"));
 	if (!hold)
 		return 0;
-	ut_detach();
+	child_detach();
 	for (;;)
 		pause();
 }
@@ -92,19 +92,19 @@ static int mode_epoll_hold(int argc, char **argv)
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "epoll", 0, mode_epoll },
-	{ "epoll-hold", 0, mode_epoll_hold },
+	CHILD_MODE("epoll", 0, mode_epoll),
+	CHILD_MODE("epoll-hold", 0, mode_epoll_hold),
 };
 
-static int is_enospc_at_once(const struct ut_out *o)
+static int is_enospc_at_once(const struct child *o)
 {
-	return ut_exited_ok(o) && ut_val(o, "added") == 0 && ut_val(o, "err") == ENOSPC;
+	return child_ok(o) && child_val(o, "added") == 0 && child_val(o, "err") == ENOSPC;
 }
 
 /* 16 watches, then ENOSPC (o may still be running: "epoll-hold"). */
-static int is_full_budget(const struct ut_out *o)
+static int is_full_budget(const struct child *o)
 {
-	return ut_val(o, "added") == LIMIT && ut_val(o, "err") == ENOSPC;
+	return child_val(o, "added") == LIMIT && child_val(o, "err") == ENOSPC;
 }
 
 int main(int argc, char **argv)
@@ -112,61 +112,60 @@ int main(int argc, char **argv)
 	char old[64];
 	int tables0, left;
 	pid_t a, held = -1;
-	struct ut_out o, t1, t2;
+	struct child o, t1, t2;
 	long self1;
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ut_start(13);
-	tables0 = ut_ntables();
+	tables0 = ut_start(13);
 	read_line(WATCHES, old, sizeof(old));
 	ksft_test_result(old[0] && !set_knob(WATCHES, "16"), "max_user_watches lowered from %s to 16", old);
 
-	ut_run(try_all, NULL, &o);
-	ksft_test_result(ut_exited_ok(&o) && is_full_budget(&o),
+	child_run(try_all, NULL, &o);
+	ksft_test_result(child_ok(&o) && is_full_budget(&o),
 			 "initial table: uid 1000 alone adds 16 watches, the 17th is ENOSPC (added %ld, errno %ld)",
-			 ut_val(&o, "added"), ut_val(&o, "err"));
+			 child_val(&o, "added"), child_val(&o, "err"));
 
-	a = ut_hold(UT_UID, hold_limit, NULL);
+	a = child_hold(UT_UID, hold_limit, NULL);
 	ksft_test_result(a > 0, "process A (uid 1000, initial table) holds 16 watches");
 
-	ut_run(try_one, NULL, &o);
+	child_run(try_one, NULL, &o);
 	ksft_test_result(is_enospc_at_once(&o),
 			 "process B (uid 1000, initial table): first EPOLL_CTL_ADD is ENOSPC (added %ld, errno %ld)",
-			 ut_val(&o, "added"), ut_val(&o, "err"));
+			 child_val(&o, "added"), child_val(&o, "err"));
 
 	/* A table whose uid 1000 keeps its 16 watches while the rest runs. */
-	ut_spawn(CLONE_NEWUSER, "epoll-hold", NULL, 0, &t1);
+	child_execns(CLONE_NEWUSER, "epoll-hold", NULL, 0, &t1);
 	held = t1.pid;
-	self1 = ut_val(&t1, "self");
-	ksft_test_result(self1 > 0 && ut_val(&t1, "self_uid") == self1,
+	self1 = child_val(&t1, "self");
+	ksft_test_result(self1 > 0 && child_val(&t1, "self_uid") == self1,
 			 "execns(CLONE_NEWUSER) as root: the program runs in table %ld, and stays there after setresuid(1000) (%ld)",
-			 self1, ut_val(&t1, "self_uid"));
+			 self1, child_val(&t1, "self_uid"));
 	ksft_test_result(is_full_budget(&t1),
 			 "uid 1000 in the table: 16 adds succeed, the 17th is ENOSPC, while A holds 16 (added %ld, errno %ld)",
-			 ut_val(&t1, "added"), ut_val(&t1, "err"));
-	ksft_test_result(ut_val(&t1, "fork_added") == 0 && ut_val(&t1, "fork_err") == ENOSPC,
+			 child_val(&t1, "added"), child_val(&t1, "err"));
+	ksft_test_result(child_val(&t1, "fork_added") == 0 && child_val(&t1, "fork_err") == ENOSPC,
 			 "a uid-1000 process forked in that table shares its budget: first add ENOSPC (added %ld, errno %ld)",
-			 ut_val(&t1, "fork_added"), ut_val(&t1, "fork_err"));
+			 child_val(&t1, "fork_added"), child_val(&t1, "fork_err"));
 
-	ut_in_table("epoll", NULL, &t2);
-	ksft_test_result(ut_val(&t2, "self") > 0 && ut_val(&t2, "self") != self1 &&
-			 ut_exited_ok(&t2) && is_full_budget(&t2),
+	child_in_table("epoll", NULL, &t2);
+	ksft_test_result(child_val(&t2, "self") > 0 && child_val(&t2, "self") != self1 &&
+			 child_ok(&t2) && is_full_budget(&t2),
 			 "uid 1000 in a second table (%ld) has 16 more while A and table %ld hold theirs (added %ld, errno %ld)",
-			 ut_val(&t2, "self"), self1, ut_val(&t2, "added"), ut_val(&t2, "err"));
+			 child_val(&t2, "self"), self1, child_val(&t2, "added"), child_val(&t2, "err"));
 
-	ut_run(try_one, NULL, &o);
+	child_run(try_one, NULL, &o);
 	ksft_test_result(is_enospc_at_once(&o),
 			 "the tables' watches are not the initial table's: uid 1000 there is still at ENOSPC (added %ld, errno %ld)",
-			 ut_val(&o, "added"), ut_val(&o, "err"));
+			 child_val(&o, "added"), child_val(&o, "err"));
 
-	ut_kill(held);
-	ut_kill(a);
+	child_kill(held);
+	child_kill(a);
 	/* A's watches go with its descriptors, before waitpid() returns. */
-	ut_run(try_all, NULL, &o);
-	ksft_test_result(ut_exited_ok(&o) && is_full_budget(&o),
+	child_run(try_all, NULL, &o);
+	ksft_test_result(child_ok(&o) && is_full_budget(&o),
 			 "once A is gone, uid 1000 in the initial table has its 16 again (added %ld, errno %ld)",
-			 ut_val(&o, "added"), ut_val(&o, "err"));
+			 child_val(&o, "added"), child_val(&o, "err"));
 
 	write_knob(WATCHES, old);
 	{
@@ -178,10 +177,10 @@ int main(int argc, char **argv)
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_test_result(tables0 >= 0 && left == tables0,
 			 "the tables are gone with their processes (%d left, %d before)", left, tables0);
-	ut_in_table("report", NULL, &o);
-	ksft_test_result(ut_val(&o, "self") > ut_val(&t2, "self") && ut_val(&t2, "self") > self1,
-			 "table ids increase: %ld, %ld, then %ld", self1, ut_val(&t2, "self"),
-			 ut_val(&o, "self"));
+	child_in_table("table", NULL, &o);
+	ksft_test_result(child_val(&o, "self") > child_val(&t2, "self") && child_val(&t2, "self") > self1,
+			 "table ids increase: %ld, %ld, then %ld", self1, child_val(&t2, "self"),
+			 child_val(&o, "self"));
 	ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_finished();
 }

@@ -8,7 +8,7 @@
  * table afterwards.
  */
 #include <sys/stat.h>
-#include "lib/uidtab.h"
+#include "lib/test.h"
 
 #define NOEXEC_FILE	"/tmp/uidtab-noexec"
 #define JUNK_FILE	"/tmp/uidtab-junk"
@@ -47,7 +47,7 @@ static int table_unchanged(struct state *a, struct state *b, int *nt, int *nu)
 
 static long fail_one(int i)
 {
-	char *argv[] = { "/proc/self/exe", "report", NULL };
+	char *argv[] = { "/proc/self/exe", "table", NULL };
 
 	switch (i) {
 	case 0:
@@ -68,11 +68,11 @@ static long fail_one(int i)
 /*
  * Each failure in turn: "<name>_ret", "<name>_err" and "<name>_same" (1 when
  * the state after equals the state before); then execns(CLONE_NEWUSER) for
- * real into "report" (whose "self" ends the output).
+ * real into "table" (whose "self" ends the output).
  */
 static int fail_all(void *arg)
 {
-	char *argv[] = { "/proc/self/exe", "report", NULL };
+	char *argv[] = { "/proc/self/exe", "table", NULL };
 	char key[64];
 
 	(void)arg;
@@ -86,18 +86,18 @@ static int fail_all(void *arg)
 		state(&after);
 		same = table_unchanged(&before, &after, &nt, &nu);
 		snprintf(key, sizeof(key), "%s_ret", failures[i].name);
-		ut_putl(key, ret);
+		child_putl(key, ret);
 		snprintf(key, sizeof(key), "%s_err", failures[i].name);
-		ut_putl(key, err);
+		child_putl(key, err);
 		snprintf(key, sizeof(key), "%s_same", failures[i].name);
-		ut_putl(key, same);
+		child_putl(key, same);
 		if (!same)
 			printf("# %s: table %ld -> %ld, %d new tables, %d new uid lines\n",
 			       failures[i].name, before.self, after.self, nt, nu);
 	}
-	ut_putl("before_entering", ut_self());
+	child_putl("before_entering", ut_self());
 	execns(CLONE_NEWUSER, "/proc/self/exe", argv, environ);
-	ut_putl("enter_err", errno);
+	child_putl("enter_err", errno);
 	return 1;
 }
 
@@ -105,16 +105,16 @@ static int mode_fail(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	ut_putl("table", ut_self());
+	child_putl("table", ut_self());
 	return fail_all(NULL);
 }
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "fail", 0, mode_fail },
+	CHILD_MODE("fail", 0, mode_fail),
 };
 
-static void check(const struct ut_out *o, const char *where)
+static void check(const struct child *o, const char *where)
 {
 	char k1[64], k2[64], k3[64];
 
@@ -122,10 +122,10 @@ static void check(const struct ut_out *o, const char *where)
 		snprintf(k1, sizeof(k1), "%s_ret", failures[i].name);
 		snprintf(k2, sizeof(k2), "%s_err", failures[i].name);
 		snprintf(k3, sizeof(k3), "%s_same", failures[i].name);
-		ksft_test_result(ut_val(o, k1) == -1 && ut_val(o, k2) == failures[i].err && ut_val(o, k3) == 1,
+		ksft_test_result(child_val(o, k1) == -1 && child_val(o, k2) == failures[i].err && child_val(o, k3) == 1,
 				 "%s: %s (errno %ld, want %d); same table, no new table or user after: %s",
-				 where, failures[i].name, ut_val(o, k2), failures[i].err,
-				 ut_val(o, k3) == 1 ? "yes" : "no");
+				 where, failures[i].name, child_val(o, k2), failures[i].err,
+				 child_val(o, k3) == 1 ? "yes" : "no");
 	}
 }
 
@@ -141,34 +141,33 @@ static int make_file(const char *path, const char *text, mode_t mode)
 
 int main(int argc, char **argv)
 {
-	struct ut_out o;
+	struct child o;
 	int tables0, left;
 	long t;
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ut_start(2 * NR_FAILURES + 4);
-	tables0 = ut_ntables();
+	tables0 = ut_start(2 * NR_FAILURES + 4);
 	ksft_test_result(!make_file(NOEXEC_FILE, "#!/bin/sh\nexit 0\n", 0644) &&
 			 !make_file(JUNK_FILE, "\x01\x02\x03 not a program\n", 0755),
 			 "a script without execute permission and an executable file of no known format");
 
-	ut_run(fail_all, NULL, &o);
+	child_run(fail_all, NULL, &o);
 	check(&o, "initial table");
-	ksft_test_result(ut_val(&o, "before_entering") == 0 && ut_val(&o, "self") > 0 &&
-			 ut_val(&o, "parent") == 0 && ut_val(&o, "uid0") > 0,
+	ksft_test_result(child_val(&o, "before_entering") == 0 && child_val(&o, "self") > 0 &&
+			 child_val(&o, "parent") == 0 && child_val(&o, "uid0") > 0,
 			 "after those failures the same process enters table %ld (from %ld; errno %ld)",
-			 ut_val(&o, "self"), ut_val(&o, "before_entering"),
-			 ut_val(&o, "enter_err") == UT_NONE ? 0 : ut_val(&o, "enter_err"));
+			 child_val(&o, "self"), child_val(&o, "before_entering"),
+			 child_val(&o, "enter_err") == CHILD_NONE ? 0 : child_val(&o, "enter_err"));
 
 	ut_wait_tables(tables0, UT_RCU_SECS);	/* the last one ends after RCU */
-	ut_in_table("fail", NULL, &o);
-	t = ut_val(&o, "table");
+	child_in_table("fail", NULL, &o);
+	t = child_val(&o, "table");
 	check(&o, "inside a table");
-	ksft_test_result(t > 0 && ut_val(&o, "before_entering") == t && ut_val(&o, "self") > t &&
-			 ut_val(&o, "parent") == t,
+	ksft_test_result(t > 0 && child_val(&o, "before_entering") == t && child_val(&o, "self") > t &&
+			 child_val(&o, "parent") == t,
 			 "after those failures, execns(CLONE_NEWUSER) from table %ld makes table %ld (parent %ld)",
-			 t, ut_val(&o, "self"), ut_val(&o, "parent"));
+			 t, child_val(&o, "self"), child_val(&o, "parent"));
 
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_test_result(tables0 >= 0 && left == tables0,

@@ -18,7 +18,7 @@
  *  - everything on again, a new table works.
  * Whatever happens, kprobes and ftrace are on again when the program ends.
  */
-#include "lib/uidtab.h"
+#include "lib/test.h"
 
 #define FTRACE_ENABLED	"/proc/sys/kernel/ftrace_enabled"
 
@@ -29,44 +29,17 @@
 #endif
 #define KPROBES_ENABLED	"/sys/kernel/debug/kprobes/enabled"
 
-/* "hooks armed|disarmed" in /proc/execns/stats. */
-static int hooks_armed(void)
-{
-	char line[128], v[32] = "";
-	FILE *f = fopen(UT_STATS, "re");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "hooks %31s", v) == 1)
-			break;
-	fclose(f);
-	return !strcmp(v, "armed") ? 1 : !strcmp(v, "disarmed") ? 0 : -1;
-}
-
 /* Until the module's user_structs are all back (after RCU), at most secs. */
 static long wait_users_gone(int secs)
 {
 	long users = execns_stat("users");
 
 	for (int i = 0; users != 0 && i < secs * 10; i++) {
-		ut_reap_zombies();
+		child_reap_zombies();
 		sleep_ms(100);
 		users = execns_stat("users");
 	}
 	return users;
-}
-
-/* Until the hooks are disarmed (a work item does it), at most secs. */
-static int wait_disarmed(int secs)
-{
-	int armed = hooks_armed();
-
-	for (int i = 0; armed != 0 && i < secs * 10; i++) {
-		sleep_ms(100);
-		armed = hooks_armed();
-	}
-	return armed;
 }
 
 static const struct child_mode modes[] = {
@@ -78,7 +51,7 @@ static const struct child_mode modes[] = {
 int main(int argc, char **argv)
 {
 	char v[16];
-	struct ut_out o;
+	struct child o;
 	long table, arms, users;
 	int ret, err, left, armed;
 	pid_t member;
@@ -98,7 +71,7 @@ int main(int argc, char **argv)
 	}
 	member = ut_sleeper(&table);
 	ksft_test_result(member > 0 && table > 0 && hooks_armed() == 1,
-			 "a member sleeps in table %ld, the uid hooks are armed (%d)", table, hooks_armed());
+			 "a member sleeps in table %ld, the uid hooks are armed (%ld)", table, hooks_armed());
 
 	ret = write_knob(FTRACE_ENABLED, "0");
 	err = errno;
@@ -111,12 +84,12 @@ int main(int argc, char **argv)
 
 	ret = set_knob(KPROBES_ENABLED, "0");
 	ksft_test_result(!ret, "kprobes disabled through %s", KPROBES_ENABLED);
-	ut_spawn(CLONE_NEWUSER, "report", NULL, 1, &o);
-	ksft_test_result(ut_val(&o, "execns_errno") == ENOSYS && ut_self() == 0,
+	child_execns(CLONE_NEWUSER, "table", NULL, 1, &o);
+	ksft_test_result(child_val(&o, "execns_errno") == ENOSYS && ut_self() == 0,
 			 "with kprobes off, execns(CLONE_NEWUSER) is ENOSYS (the slot is a kprobe) and the caller is where it was (errno %ld)",
-			 ut_val(&o, "execns_errno"));
+			 child_val(&o, "execns_errno"));
 
-	ut_kill(member);
+	child_kill(member);
 	left = ut_wait_tables(0, UT_RCU_SECS);
 	users = wait_users_gone(UT_RCU_SECS);
 	ksft_test_result(left == 0 && users == 0,
@@ -140,18 +113,18 @@ int main(int argc, char **argv)
 		ksft_test_result_code(KSFT_SKIP, "ftrace off with no table: a new table is EBUSY",
 				      "this kernel refuses kernel.ftrace_enabled=0 always (EOPNOTSUPP)");
 	} else {
-		ut_spawn(CLONE_NEWUSER, "report", NULL, 1, &o);
-		ksft_test_result(!ret && ut_val(&o, "execns_errno") == EBUSY && ut_self() == 0 && ut_ntables() == 0,
+		child_execns(CLONE_NEWUSER, "table", NULL, 1, &o);
+		ksft_test_result(!ret && child_val(&o, "execns_errno") == EBUSY && ut_self() == 0 && ut_ntables() == 0,
 				 "with no table, ftrace_enabled=0 is accepted, and then a new table is EBUSY, the caller where it was (write errno %d, execns errno %ld)",
-				 ret ? err : 0, ut_val(&o, "execns_errno"));
+				 ret ? err : 0, child_val(&o, "execns_errno"));
 	}
 	write_knob(FTRACE_ENABLED, "1");
 
-	ut_in_table("report", NULL, &o);
-	ksft_test_result(ut_val(&o, "self") > 0 && execns_stat("hook_arms") > arms &&
+	child_in_table("table", NULL, &o);
+	ksft_test_result(child_val(&o, "self") > 0 && execns_stat("hook_arms") > arms &&
 			 ut_wait_tables(0, UT_RCU_SECS) == 0,
 			 "with everything on, execns(CLONE_NEWUSER) makes a table again (%ld), arming the hooks again (%ld > %ld)",
-			 ut_val(&o, "self"), execns_stat("hook_arms"), arms);
+			 child_val(&o, "self"), execns_stat("hook_arms"), arms);
 	write_knob(KPROBES_ENABLED, "1");
 	ksft_finished();
 }

@@ -19,7 +19,7 @@
  * list, must show the hooks' flags as this program's table says.
  */
 #include <sys/syscall.h>
-#include "lib/uidtab.h"
+#include "lib/test.h"
 
 #define PROBE		"/lib/modules/execns_ipmod.ko"
 #define PROBE_NAME	"execns_ipmod"
@@ -108,18 +108,6 @@ static int ftrace_ipmodify(const char *func)
 	return state;
 }
 
-/* Until the hooks are disarmed (a work item does it), at most secs. */
-static long wait_disarmed(int secs)
-{
-	long armed = execns_stat("hooks");
-
-	for (int i = 0; armed != 0 && i < secs * 10; i++) {
-		sleep_ms(100);
-		armed = execns_stat("hooks");
-	}
-	return armed;
-}
-
 /* Mode "member": "self T", then stays; on SIGUSR1 it becomes UT_UID. */
 static int mode_member(int argc, char **argv)
 {
@@ -131,9 +119,9 @@ static int mode_member(int argc, char **argv)
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &usr1, NULL);
-	ut_putl("self", ut_self());
-	ut_detach();
-	alarm(UT_TIMEOUT);
+	child_putl("self", ut_self());
+	child_detach();
+	alarm(CHILD_TIMEOUT);
 	if (sigwait(&usr1, &sig) || setresuid(UT_UID, UT_UID, UT_UID))
 		return 1;
 	for (;;)
@@ -142,7 +130,7 @@ static int mode_member(int argc, char **argv)
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "member", 0, mode_member },
+	CHILD_MODE("member", 0, mode_member),
 };
 
 /* With no table: the probe on hooks[i] loads and unloads; what a new table does meanwhile. */
@@ -150,13 +138,13 @@ static void no_table(int i)
 {
 	const char *func = hooks[i].func;
 	int load = probe_load(func), unload;
-	struct ut_out o;
+	struct child o;
 	long err, self;
 
-	ut_spawn(CLONE_NEWUSER, "report", NULL, 1, &o);
-	err = ut_val(&o, "execns_errno");
-	err = err == UT_NONE ? 0 : err;
-	self = ut_val(&o, "self");
+	child_execns(CLONE_NEWUSER, "table", NULL, 1, &o);
+	err = child_val(&o, "execns_errno");
+	err = err == CHILD_NONE ? 0 : err;
+	self = child_val(&o, "self");
 	unload = load ? -1 : probe_unload();
 	if (hooks[i].ipmodify)
 		ksft_test_result(!load && err == EBUSY && ut_self() == 0 && ut_ntables() == 0 &&
@@ -204,7 +192,7 @@ static void ftrace_view(void)
 
 int main(int argc, char **argv)
 {
-	struct ut_out o;
+	struct child o;
 	long table, armed;
 	int left, redirects = 0, tests;
 	pid_t member;
@@ -233,8 +221,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < NHOOKS; i++)
 		no_table(i);
 
-	member = ut_spawn(CLONE_NEWUSER, "member", NULL, 0, &o) ? -1 : o.pid;
-	table = ut_val(&o, "self");
+	member = child_execns(CLONE_NEWUSER, "member", NULL, 0, &o) ? -1 : o.pid;
+	table = child_val(&o, "self");
 	ksft_test_result(member > 0 && table > 0 && execns_stat("hooks") == 1,
 			 "a member lives in table %ld, the hooks are armed (%ld)", table, execns_stat("hooks"));
 	ftrace_view();
@@ -247,7 +235,7 @@ int main(int argc, char **argv)
 			 "the table still works after the refused loads: the member's setresuid(%d) gets a user_struct of table %ld",
 			 UT_UID, table);
 
-	ut_kill(member);
+	child_kill(member);
 	left = ut_wait_tables(0, UT_RCU_SECS);
 	armed = wait_disarmed(UT_RCU_SECS);
 	ksft_test_result(left == 0 && armed == 0 && ftrace_ipmodify("find_user") == -1,

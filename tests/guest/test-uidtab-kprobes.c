@@ -19,7 +19,7 @@
  * table freed by the kernel's free_uid() (a slab WARN).
  */
 #include <sys/resource.h>
-#include "lib/uidtab.h"
+#include "lib/test.h"
 
 #define T		"/sys/kernel/tracing/"
 #define GROUP		"execns_kp"
@@ -82,23 +82,23 @@ static int mode_work(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	ut_putl("self", ut_self());
+	child_putl("self", ut_self());
 	if (setresuid(UT_UID, UT_UID, UT_UID)) {
-		ut_putl("setresuid_errno", errno);
+		child_putl("setresuid_errno", errno);
 	} else {
 		/* Another uid than the caller's: a find_user() (answer unused). */
 		getpriority(PRIO_USER, UT_UID + 1);
-		ut_putl("worked", 1);
+		child_putl("worked", 1);
 	}
-	ut_detach();
-	alarm(UT_TIMEOUT);
+	child_detach();
+	alarm(CHILD_TIMEOUT);
 	for (;;)
 		pause();
 }
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "work", 0, mode_work },
+	CHILD_MODE("work", 0, mode_work),
 };
 
 /*
@@ -108,20 +108,20 @@ static const struct child_mode modes[] = {
  */
 static int table_works(long *table, long *err)
 {
-	struct ut_out o;
+	struct child o;
 	int ok;
 
 	*err = 0;
-	if (ut_spawn(CLONE_NEWUSER, "work", NULL, 0, &o))
+	if (child_execns(CLONE_NEWUSER, "work", NULL, 0, &o))
 		return -1;
-	*table = ut_val(&o, "self");
-	if (ut_val(&o, "execns_errno") != UT_NONE) {
-		*err = ut_val(&o, "execns_errno");
-		ut_reap(o.pid, &o);
+	*table = child_val(&o, "self");
+	if (child_val(&o, "execns_errno") != CHILD_NONE) {
+		*err = child_val(&o, "execns_errno");
+		child_reap(o.pid, &o);
 		return -1;
 	}
-	ok = *table > 0 && ut_val(&o, "worked") == 1 && ut_wait_user(*table, UT_UID, 1, UT_RCU_SECS) == 1;
-	ut_kill(o.pid);
+	ok = *table > 0 && child_val(&o, "worked") == 1 && ut_wait_user(*table, UT_UID, 1, UT_RCU_SECS) == 1;
+	child_kill(o.pid);
 	ok &= ut_wait_tables(0, UT_RCU_SECS) == 0;
 	return ok ? 0 : -1;
 }
@@ -171,13 +171,13 @@ int main(int argc, char **argv)
 	ksft_test_result(!ret && execns_loaded(), "the module is reloaded while the kprobes stay enabled (errno %d)", ret);
 
 	if (KPROBE_RESETS_IP) {
-		struct ut_out o;
+		struct child o;
 
-		ut_spawn(CLONE_NEWUSER, "report", NULL, 1, &o);
-		err = ut_val(&o, "execns_errno");
+		child_execns(CLONE_NEWUSER, "table", NULL, 1, &o);
+		err = child_val(&o, "execns_errno");
 		ksft_test_result(err == EBUSY && ut_self() == 0 && ut_ntables() == 0 && execns_stat("hooks") == 0,
 				 "s390: kprobes older than the module would undo the redirects: execns(CLONE_NEWUSER) is EBUSY, the caller in no table, no table made (errno %ld, tables %d)",
-				 err == UT_NONE ? 0 : err, ut_ntables());
+				 err == CHILD_NONE ? 0 : err, ut_ntables());
 	} else {
 		ret = table_works(&table, &err);
 		ksft_test_result(!ret, "kprobes older than the module: a table still works (table %ld, errno %ld)",

@@ -5,7 +5,7 @@
  * the outer tables still listed while a process keeps them; two calls from
  * the same table make two sibling tables.  Ids increase and are not reused.
  */
-#include "lib/uidtab.h"
+#include "lib/test.h"
 
 /* "<prefix>_self" and "<prefix>_parent" (from /proc/execns/tables). */
 static void where(const char *prefix)
@@ -18,9 +18,9 @@ static void where(const char *prefix)
 	ut_snap_read(&s);
 	t = ut_find_table(&s, self);
 	snprintf(key, sizeof(key), "%s_self", prefix);
-	ut_putl(key, self);
+	child_putl(key, self);
 	snprintf(key, sizeof(key), "%s_parent", prefix);
-	ut_putl(key, t ? t->parent : -1);
+	child_putl(key, t ? t->parent : -1);
 }
 
 /* "<prefix>_listed" and "<prefix>_lparent": is table id listed, and its parent. */
@@ -33,9 +33,9 @@ static void listed(const char *prefix, long id)
 	ut_snap_read(&s);
 	t = ut_find_table(&s, id);
 	snprintf(key, sizeof(key), "%s_listed", prefix);
-	ut_putl(key, t != NULL);
+	child_putl(key, t != NULL);
 	snprintf(key, sizeof(key), "%s_lparent", prefix);
-	ut_putl(key, t ? t->parent : -1);
+	child_putl(key, t ? t->parent : -1);
 }
 
 static int nest_to(const char *mode, const char *a1, const char *a2)
@@ -43,7 +43,7 @@ static int nest_to(const char *mode, const char *a1, const char *a2)
 	char *argv[] = { "/proc/self/exe", (char *)mode, (char *)a1, (char *)a2, NULL };
 
 	execns(CLONE_NEWUSER, "/proc/self/exe", argv, environ);
-	ut_putl("nest_err", errno);
+	child_putl("nest_err", errno);
 	return 1;
 }
 
@@ -60,7 +60,7 @@ static int act_level(int level, int argc, char **argv)
 	switch (level) {
 	case 1:
 		where("l1");
-		k = ut_hold((uid_t)-1, NULL, NULL);
+		k = child_hold((uid_t)-1, NULL, NULL);
 		snprintf(keeper, sizeof(keeper), "%d", (int)k);
 		snprintf(t1, sizeof(t1), "%ld", ut_self());
 		return nest_to("level2", keeper, t1);
@@ -72,7 +72,7 @@ static int act_level(int level, int argc, char **argv)
 		if (argc > 3)
 			listed("l1", strtol(argv[3], NULL, 10));
 		if (argc > 2)
-			ut_kill(strtol(argv[2], NULL, 10));
+			child_kill(strtol(argv[2], NULL, 10));
 		return 0;
 	}
 }
@@ -81,16 +81,16 @@ static int act_level(int level, int argc, char **argv)
 static int act_siblings(void)
 {
 	static const char *const name[] = { "sib1", "sib2" };
-	struct ut_out o[2];
+	struct child o[2];
 	char key[64];
 
 	where("outer");
 	for (int i = 0; i < 2; i++) {
-		ut_spawn(CLONE_NEWUSER, "report", NULL, 1, &o[i]);
+		child_execns(CLONE_NEWUSER, "table", NULL, 1, &o[i]);
 		snprintf(key, sizeof(key), "%s_self", name[i]);
-		ut_putl(key, ut_val(&o[i], "self"));
+		child_putl(key, child_val(&o[i], "self"));
 		snprintf(key, sizeof(key), "%s_parent", name[i]);
-		ut_putl(key, ut_val(&o[i], "parent"));
+		child_putl(key, child_val(&o[i], "parent"));
 	}
 	return 0;
 }
@@ -110,63 +110,55 @@ static int mode_level3(int argc, char **argv)
 	return act_level(3, argc, argv);
 }
 
-static int mode_siblings(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return act_siblings();
-}
-
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "level1", 0, mode_level1 },
-	{ "level2", 0, mode_level2 },
-	{ "level3", 0, mode_level3 },
-	{ "siblings", 0, mode_siblings },
+	CHILD_MODE("level1", 0, mode_level1),
+	CHILD_MODE("level2", 0, mode_level2),
+	CHILD_MODE("level3", 0, mode_level3),
+	CHILD_ACT("siblings", act_siblings),
 };
 
 int main(int argc, char **argv)
 {
-	struct ut_out o, s, r;
+	struct child o, s, r;
 	long l1, l2, l3, s1, s2, outer;
 	int tables0, left;
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ut_start(8);
-	tables0 = ut_ntables();
-	ut_in_table("level1", NULL, &o);
-	l1 = ut_val(&o, "l1_self");
-	l2 = ut_val(&o, "l2_self");
-	l3 = ut_val(&o, "l3_self");
-	ksft_test_result(l1 > 0 && ut_val(&o, "l1_parent") == 0,
-			 "level 1: table %ld, parent %ld (the initial table)", l1, ut_val(&o, "l1_parent"));
-	ksft_test_result(l2 > 0 && l2 != l1 && ut_val(&o, "l2_parent") == l1,
+	tables0 = ut_start(8);
+	child_in_table("level1", NULL, &o);
+	l1 = child_val(&o, "l1_self");
+	l2 = child_val(&o, "l2_self");
+	l3 = child_val(&o, "l3_self");
+	ksft_test_result(l1 > 0 && child_val(&o, "l1_parent") == 0,
+			 "level 1: table %ld, parent %ld (the initial table)", l1, child_val(&o, "l1_parent"));
+	ksft_test_result(l2 > 0 && l2 != l1 && child_val(&o, "l2_parent") == l1,
 			 "level 2: execns(CLONE_NEWUSER) in table %ld makes table %ld, parent %ld",
-			 l1, l2, ut_val(&o, "l2_parent"));
-	ksft_test_result(l3 > 0 && l3 != l2 && l3 != l1 && ut_val(&o, "l3_parent") == l2,
-			 "level 3: from table %ld, table %ld, parent %ld", l2, l3, ut_val(&o, "l3_parent"));
-	ksft_test_result(ut_val(&o, "l1_listed") == 1 && ut_val(&o, "l1_lparent") == 0,
+			 l1, l2, child_val(&o, "l2_parent"));
+	ksft_test_result(l3 > 0 && l3 != l2 && l3 != l1 && child_val(&o, "l3_parent") == l2,
+			 "level 3: from table %ld, table %ld, parent %ld", l2, l3, child_val(&o, "l3_parent"));
+	ksft_test_result(child_val(&o, "l1_listed") == 1 && child_val(&o, "l1_lparent") == 0,
 			 "table %ld is still listed (parent %ld) while a process of it lives",
-			 l1, ut_val(&o, "l1_lparent"));
-	ksft_test_result(ut_exited_ok(&o) && l1 < l2 && l2 < l3,
+			 l1, child_val(&o, "l1_lparent"));
+	ksft_test_result(child_ok(&o) && l1 < l2 && l2 < l3,
 			 "ids increase with each level: %ld < %ld < %ld", l1, l2, l3);
 
-	ut_in_table("siblings", NULL, &s);
-	outer = ut_val(&s, "outer_self");
-	s1 = ut_val(&s, "sib1_self");
-	s2 = ut_val(&s, "sib2_self");
+	child_in_table("siblings", NULL, &s);
+	outer = child_val(&s, "outer_self");
+	s1 = child_val(&s, "sib1_self");
+	s2 = child_val(&s, "sib2_self");
 	ksft_test_result(outer > 0 && s1 > 0 && s2 > 0 && s1 != s2 && s1 != outer && s2 != outer &&
-			 ut_val(&s, "sib1_parent") == outer && ut_val(&s, "sib2_parent") == outer,
+			 child_val(&s, "sib1_parent") == outer && child_val(&s, "sib2_parent") == outer,
 			 "two calls from table %ld make two tables, %ld and %ld, both its children (%ld, %ld)",
-			 outer, s1, s2, ut_val(&s, "sib1_parent"), ut_val(&s, "sib2_parent"));
+			 outer, s1, s2, child_val(&s, "sib1_parent"), child_val(&s, "sib2_parent"));
 
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_test_result(tables0 >= 0 && left == tables0,
 			 "the tables are gone with their processes (%d left, %d before)", left, tables0);
-	ut_in_table("report", NULL, &r);
-	ksft_test_result(ut_val(&r, "self") > s2 && ut_val(&r, "self") > s1 && ut_val(&r, "self") > l3,
-			 "a table made after those are gone has a new id (%ld)", ut_val(&r, "self"));
+	child_in_table("table", NULL, &r);
+	ksft_test_result(child_val(&r, "self") > s2 && child_val(&r, "self") > s1 && child_val(&r, "self") > l3,
+			 "a table made after those are gone has a new id (%ld)", child_val(&r, "self"));
 	ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_finished();
 }

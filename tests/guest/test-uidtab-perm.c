@@ -8,7 +8,7 @@
  * An unprivileged process inside a table gets EPERM too and stays there.
  */
 #include <linux/capability.h>
-#include "lib/uidtab.h"
+#include "lib/test.h"
 
 #define NOBODY	65534
 
@@ -45,31 +45,31 @@ static int has_sys_admin(void)
 }
 
 /*
- * Try execns(CLONE_NEWUSER) into "report"; if it fails, print "ret", "err",
+ * Try execns(CLONE_NEWUSER) into "table"; if it fails, print "ret", "err",
  * the table before and after ("self0", "self1"), the tables and uid lines
  * that appeared meanwhile ("new_tables", "new_users") and "alive 1", and
  * exit 0.
  */
 static int try_enter(void)
 {
-	char *argv[] = { "/proc/self/exe", "report", NULL };
+	char *argv[] = { "/proc/self/exe", "table", NULL };
 	static struct ut_snap a, b;
 	long self0 = ut_self();
 	int ret, err, nt, nu;
 
-	ut_putl("sysadmin", has_sys_admin());
+	child_putl("sysadmin", has_sys_admin());
 	ut_snap_read(&a);
 	ret = execns(CLONE_NEWUSER, "/proc/self/exe", argv, environ);
 	err = errno;
 	ut_snap_read(&b);
 	ut_snap_new(&a, &b, &nt, &nu);
-	ut_putl("ret", ret);
-	ut_putl("err", err);
-	ut_putl("self0", self0);
-	ut_putl("self1", ut_self());
-	ut_putl("new_tables", a.ok && b.ok ? nt : -1);
-	ut_putl("new_users", a.ok && b.ok ? nu : -1);
-	ut_putl("alive", 1);
+	child_putl("ret", ret);
+	child_putl("err", err);
+	child_putl("self0", self0);
+	child_putl("self1", ut_self());
+	child_putl("new_tables", a.ok && b.ok ? nt : -1);
+	child_putl("new_users", a.ok && b.ok ? nu : -1);
+	child_putl("alive", 1);
 	return 0;
 }
 
@@ -119,87 +119,79 @@ static int real_uid_only(void *arg)
 /* In a table: an unprivileged child tries again ("in_*" keys). */
 static int act_inside(void)
 {
-	struct ut_out o;
+	struct child o;
 
-	ut_putl("self", ut_self());
-	ut_run(as_nobody, NULL, &o);
-	ut_putl("in_ret", ut_val(&o, "ret"));
-	ut_putl("in_err", ut_val(&o, "err"));
-	ut_putl("in_self0", ut_val(&o, "self0"));
-	ut_putl("in_self1", ut_val(&o, "self1"));
-	ut_putl("in_new_tables", ut_val(&o, "new_tables"));
-	ut_putl("in_new_users", ut_val(&o, "new_users"));
+	child_putl("self", ut_self());
+	child_run(as_nobody, NULL, &o);
+	child_putl("in_ret", child_val(&o, "ret"));
+	child_putl("in_err", child_val(&o, "err"));
+	child_putl("in_self0", child_val(&o, "self0"));
+	child_putl("in_self1", child_val(&o, "self1"));
+	child_putl("in_new_tables", child_val(&o, "new_tables"));
+	child_putl("in_new_users", child_val(&o, "new_users"));
 	return 0;
-}
-
-static int mode_inside(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return act_inside();
 }
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "inside", 0, mode_inside },
+	CHILD_ACT("inside", act_inside),
 };
 
 /* EPERM, and the caller is where it was and still running. */
 static void refused(int (*fn)(void *), const char *who)
 {
-	struct ut_out o;
+	struct child o;
 
-	ut_run(fn, NULL, &o);
-	ksft_test_result(ut_exited_ok(&o) && ut_val(&o, "sysadmin") == 0 && ut_val(&o, "ret") == -1 &&
-			 ut_val(&o, "err") == EPERM && ut_val(&o, "alive") == 1,
+	child_run(fn, NULL, &o);
+	ksft_test_result(child_ok(&o) && child_val(&o, "sysadmin") == 0 && child_val(&o, "ret") == -1 &&
+			 child_val(&o, "err") == EPERM && child_val(&o, "alive") == 1,
 			 "%s: execns(CLONE_NEWUSER) is EPERM (ret %ld, errno %ld)",
-			 who, ut_val(&o, "ret"), ut_val(&o, "err"));
-	ksft_test_result(ut_val(&o, "self0") == 0 && ut_val(&o, "self1") == 0 &&
-			 ut_val(&o, "new_tables") == 0 && ut_val(&o, "new_users") == 0,
+			 who, child_val(&o, "ret"), child_val(&o, "err"));
+	ksft_test_result(child_val(&o, "self0") == 0 && child_val(&o, "self1") == 0 &&
+			 child_val(&o, "new_tables") == 0 && child_val(&o, "new_users") == 0,
 			 "%s: still in table %ld (was %ld), no new table (%ld) or user (%ld)", who,
-			 ut_val(&o, "self1"), ut_val(&o, "self0"), ut_val(&o, "new_tables"),
-			 ut_val(&o, "new_users"));
+			 child_val(&o, "self1"), child_val(&o, "self0"), child_val(&o, "new_tables"),
+			 child_val(&o, "new_users"));
 }
 
 /* The new program reports a new table whose users include uid. */
 static void admitted(int (*fn)(void *), const char *who, long uid)
 {
 	char key[32];
-	struct ut_out o;
+	struct child o;
 
 	snprintf(key, sizeof(key), "uid%ld", uid);
-	ut_run(fn, NULL, &o);
-	ksft_test_result(ut_exited_ok(&o) && ut_val(&o, "ret") == UT_NONE && ut_val(&o, "self") > 0 &&
-			 ut_val(&o, "parent") == 0 && ut_val(&o, "ruid") == uid && ut_val(&o, key) > 0,
+	child_run(fn, NULL, &o);
+	ksft_test_result(child_ok(&o) && child_val(&o, "ret") == CHILD_NONE && child_val(&o, "self") > 0 &&
+			 child_val(&o, "parent") == 0 && child_val(&o, "ruid") == uid && child_val(&o, key) > 0,
 			 "%s: execns(CLONE_NEWUSER) runs the program in table %ld (errno %ld), which lists uid %ld (refs %ld)",
-			 who, ut_val(&o, "self"), ut_val(&o, "err") == UT_NONE ? 0 : ut_val(&o, "err"),
-			 uid, ut_val(&o, key));
+			 who, child_val(&o, "self"), child_val(&o, "err") == CHILD_NONE ? 0 : child_val(&o, "err"),
+			 uid, child_val(&o, key));
 }
 
 int main(int argc, char **argv)
 {
-	struct ut_out o;
+	struct child o;
 	int tables0, left;
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ut_start(10);
-	tables0 = ut_ntables();
+	tables0 = ut_start(10);
 	refused(as_nobody, "uid 65534, no capabilities");
 	refused(root_without_sys_admin, "uid 0 without CAP_SYS_ADMIN");
 	admitted(root_with_sys_admin_only, "uid 0 with CAP_SYS_ADMIN alone", 0);
 	admitted(uid_with_sys_admin, "uid 1000 with CAP_SYS_ADMIN", UT_UID);
 	admitted(real_uid_only, "real uid 1000, effective uid 0", UT_UID);
 
-	ut_in_table("inside", NULL, &o);
-	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "in_ret") == -1 && ut_val(&o, "in_err") == EPERM,
+	child_in_table("inside", NULL, &o);
+	ksft_test_result(child_val(&o, "self") > 0 && child_val(&o, "in_ret") == -1 && child_val(&o, "in_err") == EPERM,
 			 "inside table %ld, uid 65534 gets EPERM too (ret %ld, errno %ld)",
-			 ut_val(&o, "self"), ut_val(&o, "in_ret"), ut_val(&o, "in_err"));
-	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "in_self0") == ut_val(&o, "self") &&
-			 ut_val(&o, "in_self1") == ut_val(&o, "self") &&
-			 ut_val(&o, "in_new_tables") == 0 && ut_val(&o, "in_new_users") == 0,
-			 "and stays in table %ld (%ld), no new table (%ld) or user (%ld)", ut_val(&o, "self"),
-			 ut_val(&o, "in_self1"), ut_val(&o, "in_new_tables"), ut_val(&o, "in_new_users"));
+			 child_val(&o, "self"), child_val(&o, "in_ret"), child_val(&o, "in_err"));
+	ksft_test_result(child_val(&o, "self") > 0 && child_val(&o, "in_self0") == child_val(&o, "self") &&
+			 child_val(&o, "in_self1") == child_val(&o, "self") &&
+			 child_val(&o, "in_new_tables") == 0 && child_val(&o, "in_new_users") == 0,
+			 "and stays in table %ld (%ld), no new table (%ld) or user (%ld)", child_val(&o, "self"),
+			 child_val(&o, "in_self1"), child_val(&o, "in_new_tables"), child_val(&o, "in_new_users"));
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_test_result(tables0 >= 0 && left == tables0,
 			 "the tables are gone with their processes (%d left, %d before)", left, tables0);

@@ -25,7 +25,7 @@
  * for ftrace instead (a refcount can no longer refuse anything there), so
  * the test skips.
  */
-#include "lib/uidtab.h"
+#include "lib/test.h"
 
 #define FAIL_UNREGISTER	"/sys/module/execns/parameters/fail_unregister"
 #define DISARM_DELAY	"/sys/module/execns/parameters/disarm_delay_ms"
@@ -111,7 +111,7 @@ static const struct child_mode modes[] = {
 int main(int argc, char **argv)
 {
 	char delay0[32] = "1000", panic0[16] = "0";
-	struct ut_out o;
+	struct child o;
 	long refcnt, t1;
 	int err, pinned;
 
@@ -140,8 +140,8 @@ int main(int argc, char **argv)
 	read_line(PANIC_ON_WARN, panic0, sizeof(panic0));
 	write_knob(PANIC_ON_WARN, "0");
 	write_knob(FAIL_UNREGISTER, "1");
-	ut_in_table("report", NULL, &o);
-	t1 = ut_val(&o, "self");
+	child_in_table("table", NULL, &o);
+	t1 = child_val(&o, "self");
 	pinned = wait_stats(PIN_LINE, 1, UT_RCU_SECS);
 	write_knob(PANIC_ON_WARN, panic0);
 	ut_wait_tables(0, UT_RCU_SECS);
@@ -160,10 +160,10 @@ int main(int argc, char **argv)
 			 "rmmod is refused (errno %d) and the module stays loaded", err);
 
 	/* With the pinned hook armed, arming the set again must still work. */
-	ut_in_table("report", NULL, &o);
-	ksft_test_result(ut_val(&o, "self") > 0 && ut_exited_ok(&o),
+	child_in_table("table", NULL, &o);
+	ksft_test_result(child_val(&o, "self") > 0 && child_ok(&o),
 			 "the kernel and the module keep working: execns(CLONE_NEWUSER) makes table %ld",
-			 ut_val(&o, "self"));
+			 child_val(&o, "self"));
 
 	/* The injected failure was a one-off: the next disarm heals it. */
 	pinned = wait_stats(PIN_LINE, 0, UT_RCU_SECS);

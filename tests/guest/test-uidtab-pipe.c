@@ -9,7 +9,7 @@
  * With the hard limit at 32 pages as well, pipe() there fails (ENFILE, as
  * pipe(2) documents for the hard limit), and not in a new table.
  */
-#include "lib/uidtab.h"
+#include "lib/test.h"
 
 #define SOFT	"/proc/sys/fs/pipe-user-pages-soft"
 #define HARD	"/proc/sys/fs/pipe-user-pages-hard"
@@ -27,9 +27,9 @@ static int open_pipes(int n)
 
 		snprintf(key, sizeof(key), "p%d", i);
 		if (pipe(p))
-			ut_putl(key, -errno);
+			child_putl(key, -errno);
 		else
-			ut_putl(key, fcntl(p[0], F_GETPIPE_SZ));
+			child_putl(key, fcntl(p[0], F_GETPIPE_SZ));
 	}
 	return 0;
 }
@@ -56,10 +56,10 @@ static int hold_pipes(void *arg)
 /* In a new table: "self", then as uid 1000 "self_uid" and the sizes of n pipes. */
 static int act_pipes(int n)
 {
-	ut_putl("self", ut_self());
+	child_putl("self", ut_self());
 	if (setresuid(UT_UID, UT_UID, UT_UID))
 		return 2;
-	ut_putl("self_uid", ut_self());
+	child_putl("self_uid", ut_self());
 	return open_pipes(n);
 }
 
@@ -79,78 +79,77 @@ static int mode_pipes1(int argc, char **argv)
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "pipes3", 0, mode_pipes3 },
-	{ "pipes1", 0, mode_pipes1 },
+	CHILD_MODE("pipes3", 0, mode_pipes3),
+	CHILD_MODE("pipes1", 0, mode_pipes1),
 };
 
-static int sizes_are(const struct ut_out *o, long a, long b, long c)
+static int sizes_are(const struct child *o, long a, long b, long c)
 {
-	return ut_exited_ok(o) && ut_val(o, "p1") == a &&
-	       (b == UT_NONE || ut_val(o, "p2") == b) && (c == UT_NONE || ut_val(o, "p3") == c);
+	return child_ok(o) && child_val(o, "p1") == a &&
+	       (b == CHILD_NONE || child_val(o, "p2") == b) && (c == CHILD_NONE || child_val(o, "p3") == c);
 }
 
 int main(int argc, char **argv)
 {
 	char soft[64], hard[64], now_soft[64], now_hard[64];
-	struct ut_out o;
+	struct child o;
 	int tables0, left;
 	long t;
 	pid_t a;
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ut_start(12);
-	tables0 = ut_ntables();
+	tables0 = ut_start(12);
 	read_line(SOFT, soft, sizeof(soft));
 	read_line(HARD, hard, sizeof(hard));
 	ksft_test_result(soft[0] && hard[0] && !set_knob(SOFT, "32"),
 			 "pipe-user-pages-soft lowered from %s to 32 (hard: %s)", soft, hard);
 
-	ut_run(uid_pipes, (void *)3L, &o);
+	child_run(uid_pipes, (void *)3L, &o);
 	ksft_test_result(sizes_are(&o, FULL, FULL, MIN),
 			 "initial table: uid 1000's pipes hold %ld, %ld, then %ld bytes (want %d, %d, %d)",
-			 ut_val(&o, "p1"), ut_val(&o, "p2"), ut_val(&o, "p3"), FULL, FULL, MIN);
+			 child_val(&o, "p1"), child_val(&o, "p2"), child_val(&o, "p3"), FULL, FULL, MIN);
 
-	a = ut_hold(UT_UID, hold_pipes, NULL);
+	a = child_hold(UT_UID, hold_pipes, NULL);
 	ksft_test_result(a > 0, "process A (uid 1000, initial table) holds %d pipes", NPIPES);
 
-	ut_run(uid_pipes, (void *)1L, &o);
-	ksft_test_result(sizes_are(&o, MIN, UT_NONE, UT_NONE),
+	child_run(uid_pipes, (void *)1L, &o);
+	ksft_test_result(sizes_are(&o, MIN, CHILD_NONE, CHILD_NONE),
 			 "process B (uid 1000, initial table): its first pipe holds %ld bytes (want %d)",
-			 ut_val(&o, "p1"), MIN);
+			 child_val(&o, "p1"), MIN);
 
-	ut_in_table("pipes3", NULL, &o);
-	t = ut_val(&o, "self");
-	ksft_test_result(t > 0 && ut_val(&o, "self_uid") == t,
+	child_in_table("pipes3", NULL, &o);
+	t = child_val(&o, "self");
+	ksft_test_result(t > 0 && child_val(&o, "self_uid") == t,
 			 "execns(CLONE_NEWUSER): table %ld, still after setresuid(1000) (%ld)",
-			 t, ut_val(&o, "self_uid"));
-	ksft_test_result(sizes_are(&o, FULL, FULL, UT_NONE),
+			 t, child_val(&o, "self_uid"));
+	ksft_test_result(sizes_are(&o, FULL, FULL, CHILD_NONE),
 			 "uid 1000 in the table, while A holds 36 pages: its pipes hold %ld and %ld bytes (want %d)",
-			 ut_val(&o, "p1"), ut_val(&o, "p2"), FULL);
+			 child_val(&o, "p1"), child_val(&o, "p2"), FULL);
 	ksft_test_result(sizes_are(&o, FULL, FULL, MIN),
 			 "and the table's soft limit applies: its third pipe holds %ld bytes (want %d)",
-			 ut_val(&o, "p3"), MIN);
+			 child_val(&o, "p3"), MIN);
 
-	ut_run(uid_pipes, (void *)1L, &o);
-	ksft_test_result(sizes_are(&o, MIN, UT_NONE, UT_NONE),
+	child_run(uid_pipes, (void *)1L, &o);
+	ksft_test_result(sizes_are(&o, MIN, CHILD_NONE, CHILD_NONE),
 			 "the table's pipes were not charged to the initial table, whose uid 1000 still gets %ld bytes",
-			 ut_val(&o, "p1"));
+			 child_val(&o, "p1"));
 
 	/* The hard limit too: over it, pipe() fails for an unprivileged uid. */
 	if (set_knob(HARD, "32"))
 		ksft_print_msg("could not set pipe-user-pages-hard\n");
-	ut_run(uid_pipes, (void *)1L, &o);
-	ksft_test_result(ut_exited_ok(&o) && ut_val(&o, "p1") == -ENFILE,
+	child_run(uid_pipes, (void *)1L, &o);
+	ksft_test_result(child_ok(&o) && child_val(&o, "p1") == -ENFILE,
 			 "pipe-user-pages-hard=32: uid 1000's pipe() in the initial table fails (%ld, want -ENFILE)",
-			 ut_val(&o, "p1"));
-	ut_in_table("pipes1", NULL, &o);
-	ksft_test_result(ut_val(&o, "self") > 0 && sizes_are(&o, FULL, UT_NONE, UT_NONE),
+			 child_val(&o, "p1"));
+	child_in_table("pipes1", NULL, &o);
+	ksft_test_result(child_val(&o, "self") > 0 && sizes_are(&o, FULL, CHILD_NONE, CHILD_NONE),
 			 "and uid 1000 in a new table (%ld) gets a %ld-byte pipe",
-			 ut_val(&o, "self"), ut_val(&o, "p1"));
+			 child_val(&o, "self"), child_val(&o, "p1"));
 	write_knob(HARD, hard);
 	write_knob(SOFT, soft);
 
-	ut_kill(a);
+	child_kill(a);
 	read_line(SOFT, now_soft, sizeof(now_soft));
 	read_line(HARD, now_hard, sizeof(now_hard));
 	ksft_test_result(soft[0] && hard[0] && !strcmp(now_soft, soft) && !strcmp(now_hard, hard),

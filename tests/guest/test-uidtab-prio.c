@@ -8,7 +8,7 @@
  * uid is ESRCH again.
  */
 #include <sys/resource.h>
-#include "lib/uidtab.h"
+#include "lib/test.h"
 
 #define IOPRIO_WHO_USER		3
 #define IOPRIO_BE_4		((2 << 13) | 4)	/* IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4) */
@@ -27,21 +27,21 @@ static void lookups(const char *prefix, uid_t uid, int nice)
 	errno = 0;
 	r = getpriority(PRIO_USER, uid);
 	snprintf(key, sizeof(key), "%s_get", prefix);
-	ut_putl(key, r);
+	child_putl(key, r);
 	snprintf(key, sizeof(key), "%s_geterr", prefix);
-	ut_putl(key, r == -1 ? errno : 0);
+	child_putl(key, r == -1 ? errno : 0);
 
 	r = setpriority(PRIO_USER, uid, nice);
 	snprintf(key, sizeof(key), "%s_set", prefix);
-	ut_putl(key, r ? -errno : 0);
+	child_putl(key, r ? -errno : 0);
 
 	r = syscall(SYS_ioprio_get, IOPRIO_WHO_USER, uid);
 	snprintf(key, sizeof(key), "%s_ioget", prefix);
-	ut_putl(key, r < 0 ? -errno : r);
+	child_putl(key, r < 0 ? -errno : r);
 
 	r = syscall(SYS_ioprio_set, IOPRIO_WHO_USER, uid, IOPRIO_BE_4);
 	snprintf(key, sizeof(key), "%s_ioset", prefix);
-	ut_putl(key, r ? -errno : 0);
+	child_putl(key, r ? -errno : 0);
 }
 
 static int global_lookups(void *arg)
@@ -63,16 +63,16 @@ static int act_prio(void)
 	long r = 0;
 	pid_t c;
 
-	ut_putl("self", ut_self());
+	child_putl("self", ut_self());
 	lookups("before", UT_UID, 5);
-	c = ut_hold(UT_UID, NULL, NULL);
-	ut_putl("holder", c > 0);
+	c = child_hold(UT_UID, NULL, NULL);
+	child_putl("holder", c > 0);
 	lookups("with", UT_UID, 7);
 	errno = 0;
 	r = getpriority(PRIO_USER, UT_UID);
-	ut_putl("with_get2", r);
-	ut_putl("with_get2err", r == -1 ? errno : 0);
-	ut_kill(c);
+	child_putl("with_get2", r);
+	child_putl("with_get2err", r == -1 ? errno : 0);
+	child_kill(c);
 	for (int i = 0; i < UT_RCU_SECS * 10; i++) {
 		errno = 0;
 		r = getpriority(PRIO_USER, UT_UID);
@@ -80,35 +80,28 @@ static int act_prio(void)
 			break;
 		sleep_ms(100);
 	}
-	ut_putl("after_geterr", r == -1 ? errno : 0);
+	child_putl("after_geterr", r == -1 ? errno : 0);
 	r = syscall(SYS_ioprio_get, IOPRIO_WHO_USER, UT_UID);
-	ut_putl("after_ioget", r < 0 ? -errno : r);
+	child_putl("after_ioget", r < 0 ? -errno : r);
 	return 0;
-}
-
-static int mode_prio(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return act_prio();
 }
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "prio", 0, mode_prio },
+	CHILD_ACT("prio", act_prio),
 };
 
-static int all_esrch(const struct ut_out *o, const char *p)
+static int all_esrch(const struct child *o, const char *p)
 {
 	static const char *const op[] = { "set", "ioget", "ioset" };
 	char key[64];
 
 	snprintf(key, sizeof(key), "%s_geterr", p);
-	if (ut_val(o, key) != ESRCH)
+	if (child_val(o, key) != ESRCH)
 		return 0;
 	for (int i = 0; i < 3; i++) {
 		snprintf(key, sizeof(key), "%s_%s", p, op[i]);
-		if (ut_val(o, key) != -ESRCH)
+		if (child_val(o, key) != -ESRCH)
 			return 0;
 	}
 	return 1;
@@ -116,56 +109,55 @@ static int all_esrch(const struct ut_out *o, const char *p)
 
 int main(int argc, char **argv)
 {
-	struct ut_out g, o;
+	struct child g, o;
 	int tables0, left;
 	pid_t a;
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ut_start(11);
-	tables0 = ut_ntables();
-	a = ut_hold(UT_UID, NULL, NULL);
-	ut_run(global_lookups, NULL, &g);
-	ksft_test_result(a > 0 && ut_exited_ok(&g) && ut_val(&g, "g_geterr") == 0 && ut_val(&g, "g_set") == 0 &&
-			 ut_val(&g, "g_ioget") >= 0 && ut_val(&g, "g_ioset") == 0,
+	tables0 = ut_start(11);
+	a = child_hold(UT_UID, NULL, NULL);
+	child_run(global_lookups, NULL, &g);
+	ksft_test_result(a > 0 && child_ok(&g) && child_val(&g, "g_geterr") == 0 && child_val(&g, "g_set") == 0 &&
+			 child_val(&g, "g_ioget") >= 0 && child_val(&g, "g_ioset") == 0,
 			 "initial table, a uid-1000 process running: PRIO_USER/IOPRIO_WHO_USER find uid 1000 (get errno %ld set %ld ioget %ld ioset %ld)",
-			 ut_val(&g, "g_geterr"), ut_val(&g, "g_set"), ut_val(&g, "g_ioget"), ut_val(&g, "g_ioset"));
+			 child_val(&g, "g_geterr"), child_val(&g, "g_set"), child_val(&g, "g_ioget"), child_val(&g, "g_ioset"));
 	ksft_test_result(all_esrch(&g, "absent"),
 			 "initial table: a uid no process has is ESRCH for all four (get errno %ld set %ld ioget %ld ioset %ld)",
-			 ut_val(&g, "absent_geterr"), ut_val(&g, "absent_set"), ut_val(&g, "absent_ioget"),
-			 ut_val(&g, "absent_ioset"));
+			 child_val(&g, "absent_geterr"), child_val(&g, "absent_set"), child_val(&g, "absent_ioget"),
+			 child_val(&g, "absent_ioset"));
 
-	ut_in_table("prio", NULL, &o);
-	ksft_test_result(ut_exited_ok(&o) && ut_val(&o, "self") > 0,
-			 "the lookups ran in table %ld", ut_val(&o, "self"));
-	ksft_test_result(ut_val(&o, "before_get") == -1 && ut_val(&o, "before_geterr") == ESRCH,
+	child_in_table("prio", NULL, &o);
+	ksft_test_result(child_ok(&o) && child_val(&o, "self") > 0,
+			 "the lookups ran in table %ld", child_val(&o, "self"));
+	ksft_test_result(child_val(&o, "before_get") == -1 && child_val(&o, "before_geterr") == ESRCH,
 			 "in the table, getpriority(PRIO_USER, 1000) is ESRCH though the initial table has uid 1000 (%ld, errno %ld)",
-			 ut_val(&o, "before_get"), ut_val(&o, "before_geterr"));
-	ksft_test_result(ut_val(&o, "before_set") == -ESRCH,
-			 "setpriority(PRIO_USER, 1000) is ESRCH likewise (%ld)", ut_val(&o, "before_set"));
-	ksft_test_result(ut_val(&o, "before_ioget") == -ESRCH && ut_val(&o, "before_ioset") == -ESRCH,
+			 child_val(&o, "before_get"), child_val(&o, "before_geterr"));
+	ksft_test_result(child_val(&o, "before_set") == -ESRCH,
+			 "setpriority(PRIO_USER, 1000) is ESRCH likewise (%ld)", child_val(&o, "before_set"));
+	ksft_test_result(child_val(&o, "before_ioget") == -ESRCH && child_val(&o, "before_ioset") == -ESRCH,
 			 "ioprio_get/ioprio_set(IOPRIO_WHO_USER, 1000) are ESRCH likewise (%ld, %ld)",
-			 ut_val(&o, "before_ioget"), ut_val(&o, "before_ioset"));
-	ksft_test_result(ut_val(&o, "holder") == 1 && ut_val(&o, "with_geterr") == 0 &&
-			 ut_val(&o, "with_set") == 0 && ut_val(&o, "with_get2") == 7 &&
-			 ut_val(&o, "with_get2err") == 0,
+			 child_val(&o, "before_ioget"), child_val(&o, "before_ioset"));
+	ksft_test_result(child_val(&o, "holder") == 1 && child_val(&o, "with_geterr") == 0 &&
+			 child_val(&o, "with_set") == 0 && child_val(&o, "with_get2") == 7 &&
+			 child_val(&o, "with_get2err") == 0,
 			 "once a process of the table setresuid(1000)s, getpriority finds it (errno %ld), setpriority works (%ld) and getpriority then reads 7 (%ld)",
-			 ut_val(&o, "with_geterr"), ut_val(&o, "with_set"), ut_val(&o, "with_get2"));
-	ksft_test_result(ut_val(&o, "with_ioget") >= 0 && ut_val(&o, "with_ioset") == 0,
+			 child_val(&o, "with_geterr"), child_val(&o, "with_set"), child_val(&o, "with_get2"));
+	ksft_test_result(child_val(&o, "with_ioget") >= 0 && child_val(&o, "with_ioset") == 0,
 			 "and ioprio_get/ioprio_set(IOPRIO_WHO_USER, 1000) find it (%ld, %ld)",
-			 ut_val(&o, "with_ioget"), ut_val(&o, "with_ioset"));
-	ksft_test_result(ut_val(&o, "after_geterr") == ESRCH && ut_val(&o, "after_ioget") == -ESRCH,
+			 child_val(&o, "with_ioget"), child_val(&o, "with_ioset"));
+	ksft_test_result(child_val(&o, "after_geterr") == ESRCH && child_val(&o, "after_ioget") == -ESRCH,
 			 "once that process is gone, uid 1000 is ESRCH in the table again (errno %ld, ioget %ld)",
-			 ut_val(&o, "after_geterr"), ut_val(&o, "after_ioget"));
+			 child_val(&o, "after_geterr"), child_val(&o, "after_ioget"));
 
 	errno = 0;
 	ksft_print_msg("A's nice value is now %d (3 before the table's setpriority(PRIO_USER, 1000, 7))\n",
 		       getpriority(PRIO_PROCESS, a));
-	ut_run(global_lookups, NULL, &g);
-	ksft_test_result(ut_exited_ok(&g) && ut_val(&g, "g_geterr") == 0 && ut_val(&g, "g_ioget") >= 0,
+	child_run(global_lookups, NULL, &g);
+	ksft_test_result(child_ok(&g) && child_val(&g, "g_geterr") == 0 && child_val(&g, "g_ioget") >= 0,
 			 "the initial table still finds its uid 1000 (get errno %ld, ioget %ld)",
-			 ut_val(&g, "g_geterr"), ut_val(&g, "g_ioget"));
-	ut_kill(a);
+			 child_val(&g, "g_geterr"), child_val(&g, "g_ioget"));
+	child_kill(a);
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_test_result(tables0 >= 0 && left == tables0,
 			 "the table is gone with its processes (%d left, %d before)", left, tables0);

@@ -8,7 +8,7 @@
  * The module is then loaded again, with the runner's parameters, for the
  * test programs that follow, and works: new tables, same syscall slot.
  */
-#include "lib/uidtab.h"
+#include "lib/test.h"
 
 #define FORBID	EXECNS_SYSFS_DIR "/forbid_unshare"
 
@@ -23,22 +23,15 @@ static int act_orphan(void)
 {
 	pid_t c;
 
-	ut_putl("self", ut_self());
-	c = ut_hold(UT_UID, NULL, NULL);
-	ut_putl("holder", c);
+	child_putl("self", ut_self());
+	c = child_hold(UT_UID, NULL, NULL);
+	child_putl("holder", c);
 	return 0;
-}
-
-static int mode_orphan(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return act_orphan();
 }
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "orphan", 0, mode_orphan },
+	CHILD_ACT("orphan", act_orphan),
 };
 
 int main(int argc, char **argv)
@@ -46,7 +39,7 @@ int main(int argc, char **argv)
 	char nr0[32], nr1[32], forbid0[8], forbid1[8];
 	struct ut_table *tab;
 	struct ut_snap snap;
-	struct ut_out o;
+	struct child o;
 	int err, tables0;
 	long t1, t2;
 	pid_t p1, holder;
@@ -68,10 +61,10 @@ int main(int argc, char **argv)
 			 "the module is still there, with its table");
 
 	/* A table whose only process is an orphan (reparented to this subreaper). */
-	ut_in_table("orphan", NULL, &o);
-	t2 = ut_val(&o, "self");
-	holder = ut_val(&o, "holder") > 0 ? (pid_t)ut_val(&o, "holder") : -1;
-	ut_kill(p1);
+	child_in_table("orphan", NULL, &o);
+	t2 = child_val(&o, "self");
+	holder = child_val(&o, "holder") > 0 ? (pid_t)child_val(&o, "holder") : -1;
+	child_kill(p1);
 	ksft_test_result(t2 > 0 && holder > 0 && ut_wait_user(t2, 0, 0, UT_RCU_SECS) == 0 &&
 			 ut_wait_user(t2, UT_UID, 1, 0) == 1 && ut_wait_tables(1, UT_RCU_SECS) == 1,
 			 "table %ld lives on through its uid-1000 child after its uid 0 has gone", t2);
@@ -84,7 +77,7 @@ int main(int argc, char **argv)
 			 "/proc/execns/tables says what holds table %ld: tasks %ld, refs %ld",
 			 t2, tab ? tab->tasks : -1, tab ? tab->refs : -1);
 
-	ut_kill(holder);
+	child_kill(holder);
 	err = execns_rmmod(UT_RCU_SECS);
 	ksft_test_result(!err, "rmmod succeeds once the table's last process has gone (errno %d)", err);
 	ksft_test_result(!loaded() && access(UT_TABLES, F_OK) && execns(0, "/no/such/program", argv, environ) == -1 &&
@@ -99,9 +92,9 @@ int main(int argc, char **argv)
 	ksft_test_result(nr1[0] && !strcmp(nr0, nr1) && !strcmp(forbid0, forbid1),
 			 "with the same parameters: syscall %s (was %s), forbid_unshare %s (was %s)",
 			 nr1, nr0, forbid1, forbid0);
-	ut_in_table("report", NULL, &o);
-	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "uid0") > 0 && ut_self() == 0,
-			 "and works: execns(CLONE_NEWUSER) makes table %ld", ut_val(&o, "self"));
+	child_in_table("table", NULL, &o);
+	ksft_test_result(child_val(&o, "self") > 0 && child_val(&o, "uid0") > 0 && ut_self() == 0,
+			 "and works: execns(CLONE_NEWUSER) makes table %ld", child_val(&o, "self"));
 	ksft_test_result(ut_wait_tables(0, UT_RCU_SECS) == 0, "no table is left for the tests that follow");
 	ksft_finished();
 }

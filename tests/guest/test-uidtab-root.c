@@ -15,7 +15,7 @@
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/eventfd.h>
-#include "lib/uidtab.h"
+#include "lib/test.h"
 
 #define WATCHES	"/proc/sys/fs/epoll/max_user_watches"
 #define LIMIT	16
@@ -34,9 +34,9 @@ static int try_watches(void *arg)
 {
 	int err, n = add_watches((int)(long)arg, &err);
 
-	ut_putl("self", ut_self());
-	ut_putl("added", n);
-	ut_putl("err", err);
+	child_putl("self", ut_self());
+	child_putl("added", n);
+	child_putl("err", err);
 	return 0;
 }
 
@@ -53,7 +53,7 @@ static int try_nproc(void *arg)
 	pid_t c, other[2] = { 0, 0 };
 	int fork_err = 0;
 
-	ut_putl("self", ut_self());
+	child_putl("self", ut_self());
 	/*
 	 * Two more uid-0 processes of the table (a table counts only its own):
 	 * over the limit even while this one's count is with uid 1000.
@@ -61,20 +61,20 @@ static int try_nproc(void *arg)
 	for (int i = 0; arg && i < 2; i++) {
 		other[i] = fork();
 		if (other[i] == 0) {
-			ut_detach();
-			alarm(UT_TIMEOUT);
+			child_detach();
+			alarm(CHILD_TIMEOUT);
 			pause();
 			_exit(0);
 		}
 	}
 	if (setrlimit(RLIMIT_NPROC, &rl) || setresuid(UT_UID, -1, -1) || setresuid(0, -1, -1)) {
-		ut_putl("setup_errno", errno);
+		child_putl("setup_errno", errno);
 		return 0;
 	}
-	ut_putl("table_after", ut_self());
+	child_putl("table_after", ut_self());
 	fflush(stdout);
 	execl("/bin/true", "true", (char *)NULL);
-	ut_putl("exec_errno", errno);
+	child_putl("exec_errno", errno);
 	c = fork();
 	if (c == 0)
 		_exit(0);
@@ -82,7 +82,7 @@ static int try_nproc(void *arg)
 		fork_err = errno;
 	else
 		waitpid(c, NULL, 0);
-	ut_putl("fork_errno", fork_err);
+	child_putl("fork_errno", fork_err);
 	for (int i = 0; i < 2; i++)
 		if (other[i] > 0)
 			kill(other[i], SIGKILL);
@@ -105,8 +105,8 @@ static int mode_nproc(int argc, char **argv)
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "watches", 0, mode_watches },
-	{ "nproc", 0, mode_nproc },
+	CHILD_MODE("watches", 0, mode_watches),
+	CHILD_MODE("nproc", 0, mode_nproc),
 };
 
 int main(int argc, char **argv)
@@ -114,7 +114,7 @@ int main(int argc, char **argv)
 	static struct ut_snap s;
 	struct ut_user *u1, *u2;
 	struct ut_table *t1, *t2;
-	struct ut_out o;
+	struct child o;
 	char old[64], now[64];
 	long id1, id2;
 	pid_t p1, p2, a;
@@ -122,8 +122,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ut_start(12);
-	tables0 = ut_ntables();
+	tables0 = ut_start(12);
 	p1 = ut_sleeper(&id1);
 	p2 = ut_sleeper(&id2);
 	ut_snap_read(&s);
@@ -148,37 +147,37 @@ int main(int argc, char **argv)
 	ksft_test_result(s.ok && !s.bad && ut_users_consistent(&s),
 			 "every line has the documented form and each \"users N\" counts the uid lines under it (%d bad%s%s)",
 			 s.bad, s.bad ? ": " : "", s.first_bad);
-	ut_kill(p1);
-	ut_kill(p2);
+	child_kill(p1);
+	child_kill(p2);
 
 	read_line(WATCHES, old, sizeof(old));
 	set_knob(WATCHES, "16");
-	a = ut_hold((uid_t)-1, hold_all, NULL);
-	ut_run(try_watches, (void *)1L, &o);
-	ksft_test_result(a > 0 && ut_val(&o, "self") == 0 && ut_val(&o, "added") == 0 &&
-			 ut_val(&o, "err") == ENOSPC,
+	a = child_hold((uid_t)-1, hold_all, NULL);
+	child_run(try_watches, (void *)1L, &o);
+	ksft_test_result(a > 0 && child_val(&o, "self") == 0 && child_val(&o, "added") == 0 &&
+			 child_val(&o, "err") == ENOSPC,
 			 "max_user_watches=16, initial table's root at its limit: another root process gets ENOSPC at once (added %ld, errno %ld)",
-			 ut_val(&o, "added"), ut_val(&o, "err"));
-	ut_in_table("watches", NULL, &o);
-	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "added") == LIMIT && ut_val(&o, "err") == ENOSPC,
+			 child_val(&o, "added"), child_val(&o, "err"));
+	child_in_table("watches", NULL, &o);
+	ksft_test_result(child_val(&o, "self") > 0 && child_val(&o, "added") == LIMIT && child_val(&o, "err") == ENOSPC,
 			 "root in table %ld has its own budget: 16 adds, then ENOSPC (added %ld, errno %ld)",
-			 ut_val(&o, "self"), ut_val(&o, "added"), ut_val(&o, "err"));
-	ut_kill(a);
+			 child_val(&o, "self"), child_val(&o, "added"), child_val(&o, "err"));
+	child_kill(a);
 	write_knob(WATCHES, old);
 	read_line(WATCHES, now, sizeof(now));
 	ksft_test_result(old[0] && !strcmp(now, old), "max_user_watches restored (%s)", now);
 
-	ut_run(try_nproc, NULL, &o);
-	/* No "exec_errno" line (UT_NONE) is the exec that worked. */
-	ksft_test_result(ut_val(&o, "self") == 0 && ut_val(&o, "setup_errno") == UT_NONE &&
-			 ut_val(&o, "exec_errno") == UT_NONE && ut_exited_ok(&o),
+	child_run(try_nproc, NULL, &o);
+	/* No "exec_errno" line (CHILD_NONE) is the exec that worked. */
+	ksft_test_result(child_val(&o, "self") == 0 && child_val(&o, "setup_errno") == CHILD_NONE &&
+			 child_val(&o, "exec_errno") == CHILD_NONE && child_ok(&o),
 			 "RLIMIT_NPROC 1, real uid 1000 and back to 0 in the initial table: exec works (INIT_USER is exempt; exec errno %ld)",
-			 ut_val(&o, "exec_errno") == UT_NONE ? 0 : ut_val(&o, "exec_errno"));
-	ut_in_table("nproc", NULL, &o);
-	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "table_after") == ut_val(&o, "self") &&
-			 ut_val(&o, "exec_errno") == EAGAIN && ut_val(&o, "fork_errno") == 0,
+			 child_val(&o, "exec_errno") == CHILD_NONE ? 0 : child_val(&o, "exec_errno"));
+	child_in_table("nproc", NULL, &o);
+	ksft_test_result(child_val(&o, "self") > 0 && child_val(&o, "table_after") == child_val(&o, "self") &&
+			 child_val(&o, "exec_errno") == EAGAIN && child_val(&o, "fork_errno") == 0,
 			 "the same in table %ld with three uid-0 processes: exec is EAGAIN, the table's uid 0 is not INIT_USER; fork works on root's capabilities (exec errno %ld, fork errno %ld)",
-			 ut_val(&o, "self"), ut_val(&o, "exec_errno"), ut_val(&o, "fork_errno"));
+			 child_val(&o, "self"), child_val(&o, "exec_errno"), child_val(&o, "fork_errno"));
 
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_test_result(tables0 >= 0 && left == tables0,

@@ -7,7 +7,7 @@
  * setuid(1000)s stays in it.  A uid's line goes once its last process in
  * the table has exited.
  */
-#include "lib/uidtab.h"
+#include "lib/test.h"
 
 enum { SETUID = 1001, SETREUID = 1002, SETRESUID = 1003 };
 
@@ -33,28 +33,28 @@ static int become(void *arg)
 static int report_self(void *arg)
 {
 	(void)arg;
-	ut_putl("fork_self", ut_self());
+	child_putl("fork_self", ut_self());
 	return 0;
 }
 
-/* Plain execve() into "report" (reports "self"). */
+/* Plain execve() into "table" (reports "self"). */
 static int plain_exec(void *arg)
 {
-	char *argv[] = { "/proc/self/exe", "report", NULL };
+	char *argv[] = { "/proc/self/exe", "table", NULL };
 
 	(void)arg;
 	execve("/proc/self/exe", argv, environ);
 	return 1;
 }
 
-/* execns(CLONE_NEWUTS) into "report". */
+/* execns(CLONE_NEWUTS) into "table". */
 static int execns_uts(void *arg)
 {
-	char *argv[] = { "/proc/self/exe", "report", NULL };
+	char *argv[] = { "/proc/self/exe", "table", NULL };
 
 	(void)arg;
 	execns(CLONE_NEWUTS, "/proc/self/exe", argv, environ);
-	ut_putl("execns_err", errno);
+	child_putl("execns_err", errno);
 	return 1;
 }
 
@@ -68,59 +68,52 @@ static void listing(const char *prefix, long t, long uid)
 	ut_snap_read(&s);
 	in = ut_find_user(&s, t, uid) != NULL;
 	snprintf(key, sizeof(key), "%s_in", prefix);
-	ut_putl(key, in);
+	child_putl(key, in);
 	snprintf(key, sizeof(key), "%s_elsewhere", prefix);
-	ut_putl(key, ut_tables_with_uid(&s, uid) - in);
+	child_putl(key, ut_tables_with_uid(&s, uid) - in);
 }
 
 static int act_membership(void)
 {
 	static const long uids[] = { SETUID, SETREUID, SETRESUID };
 	long t = ut_self();
-	struct ut_out o;
+	struct child o;
 	pid_t h[3];
 	char key[32];
 
-	ut_putl("self", t);
-	ut_run(report_self, NULL, &o);
-	ut_putl("fork_self", ut_val(&o, "fork_self"));
-	ut_run(plain_exec, NULL, &o);
-	ut_putl("execve_self", ut_val(&o, "self"));
-	ut_run(execns_uts, NULL, &o);
-	ut_putl("execns_self", ut_val(&o, "self"));
+	child_putl("self", t);
+	child_run(report_self, NULL, &o);
+	child_putl("fork_self", child_val(&o, "fork_self"));
+	child_run(plain_exec, NULL, &o);
+	child_putl("execve_self", child_val(&o, "self"));
+	child_run(execns_uts, NULL, &o);
+	child_putl("execns_self", child_val(&o, "self"));
 
 	for (int i = 0; i < 3; i++) {
 		snprintf(key, sizeof(key), "u%ld", uids[i]);
 		listing(key, t, uids[i]);	/* before: absent */
-		h[i] = ut_hold((uid_t)-1, become, (void *)uids[i]);
+		h[i] = child_hold((uid_t)-1, become, (void *)uids[i]);
 	}
 	for (int i = 0; i < 3; i++) {
 		snprintf(key, sizeof(key), "held%ld", uids[i]);
 		listing(key, t, uids[i]);
 	}
 	for (int i = 0; i < 3; i++)
-		ut_kill(h[i]);
-	ut_putl("gone1001", !ut_wait_user(t, SETUID, 0, UT_RCU_SECS));
+		child_kill(h[i]);
+	child_putl("gone1001", !ut_wait_user(t, SETUID, 0, UT_RCU_SECS));
 
 	/* This root process itself. */
 	listing("pre1000", t, UT_UID);
 	if (setuid(UT_UID))
 		return 2;
-	ut_putl("self_after_setuid", ut_self());
+	child_putl("self_after_setuid", ut_self());
 	listing("own1000", t, UT_UID);
 	return 0;
 }
 
-static int mode_membership(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return act_membership();
-}
-
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "membership", 0, mode_membership },
+	CHILD_ACT("membership", act_membership),
 };
 
 int main(int argc, char **argv)
@@ -129,23 +122,22 @@ int main(int argc, char **argv)
 		long uid;
 		const char *call;
 	} calls[] = { { SETUID, "setuid" }, { SETREUID, "setreuid" }, { SETRESUID, "setresuid" } };
-	struct ut_out o;
+	struct child o;
 	int tables0, left;
 	long t;
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ut_start(11);
-	tables0 = ut_ntables();
-	ut_in_table("membership", NULL, &o);
-	t = ut_val(&o, "self");
-	ksft_test_result(t > 0 && ut_val(&o, "fork_self") == t,
-			 "a child forked in table %ld is in it (%ld)", t, ut_val(&o, "fork_self"));
-	ksft_test_result(t > 0 && ut_val(&o, "execve_self") == t,
-			 "a plain execve() stays in the table (%ld)", ut_val(&o, "execve_self"));
-	ksft_test_result(t > 0 && ut_val(&o, "execns_self") == t,
+	tables0 = ut_start(11);
+	child_in_table("membership", NULL, &o);
+	t = child_val(&o, "self");
+	ksft_test_result(t > 0 && child_val(&o, "fork_self") == t,
+			 "a child forked in table %ld is in it (%ld)", t, child_val(&o, "fork_self"));
+	ksft_test_result(t > 0 && child_val(&o, "execve_self") == t,
+			 "a plain execve() stays in the table (%ld)", child_val(&o, "execve_self"));
+	ksft_test_result(t > 0 && child_val(&o, "execns_self") == t,
 			 "execns(CLONE_NEWUTS) (no CLONE_NEWUSER) stays in the table (%ld)",
-			 ut_val(&o, "execns_self"));
+			 child_val(&o, "execns_self"));
 	for (int i = 0; i < 3; i++) {
 		char k[4][64];
 
@@ -153,23 +145,23 @@ int main(int argc, char **argv)
 		snprintf(k[1], sizeof(k[1]), "u%ld_in", calls[i].uid);
 		snprintf(k[2], sizeof(k[2]), "held%ld_in", calls[i].uid);
 		snprintf(k[3], sizeof(k[3]), "held%ld_elsewhere", calls[i].uid);
-		ksft_test_result(t > 0 && ut_val(&o, k[0]) == t && ut_val(&o, k[1]) == 0 &&
-				 ut_val(&o, k[2]) == 1 && ut_val(&o, k[3]) == 0,
+		ksft_test_result(t > 0 && child_val(&o, k[0]) == t && child_val(&o, k[1]) == 0 &&
+				 child_val(&o, k[2]) == 1 && child_val(&o, k[3]) == 0,
 				 "%s(%ld) in table %ld: stays in it (%ld), and uid %ld is listed under it (before %ld, after %ld, under other tables %ld)",
-				 calls[i].call, calls[i].uid, t, ut_val(&o, k[0]), calls[i].uid,
-				 ut_val(&o, k[1]), ut_val(&o, k[2]), ut_val(&o, k[3]));
+				 calls[i].call, calls[i].uid, t, child_val(&o, k[0]), calls[i].uid,
+				 child_val(&o, k[1]), child_val(&o, k[2]), child_val(&o, k[3]));
 	}
-	ksft_test_result(ut_val(&o, "gone1001") == 1,
+	ksft_test_result(child_val(&o, "gone1001") == 1,
 			 "the uid-1001 line goes once its process has exited");
-	ksft_test_result(t > 0 && ut_val(&o, "self_after_setuid") == t,
+	ksft_test_result(t > 0 && child_val(&o, "self_after_setuid") == t,
 			 "the table's root process setuid(1000)s and stays in table %ld (%ld)",
-			 t, ut_val(&o, "self_after_setuid"));
-	ksft_test_result(ut_val(&o, "pre1000_in") == 0 && ut_val(&o, "own1000_in") == 1 &&
-			 ut_val(&o, "own1000_elsewhere") == 0,
+			 t, child_val(&o, "self_after_setuid"));
+	ksft_test_result(child_val(&o, "pre1000_in") == 0 && child_val(&o, "own1000_in") == 1 &&
+			 child_val(&o, "own1000_elsewhere") == 0,
 			 "a \"uid 1000 table %ld\" line appears (before %ld, after %ld, under other tables %ld)",
-			 t, ut_val(&o, "pre1000_in"), ut_val(&o, "own1000_in"),
-			 ut_val(&o, "own1000_elsewhere"));
-	ksft_test_result(ut_exited_ok(&o), "the act finished (status %#x)", o.status);
+			 t, child_val(&o, "pre1000_in"), child_val(&o, "own1000_in"),
+			 child_val(&o, "own1000_elsewhere"));
+	ksft_test_result(child_ok(&o), "the act finished (status %#x)", o.status);
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_test_result(tables0 >= 0 && left == tables0,
 			 "the table is gone with its processes (%d left, %d before)", left, tables0);

@@ -16,7 +16,7 @@
 #include <sys/ipc.h>
 #include <sys/resource.h>
 #include <sys/shm.h>
-#include "lib/uidtab.h"
+#include "lib/test.h"
 
 #define MQ_HOLD		"/execns-ucounts-hold"
 #define MQ_PROBE	"/execns-ucounts-probe"
@@ -36,7 +36,7 @@ struct ucase {
 static void child_stays(void)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	alarm(UT_TIMEOUT);
+	alarm(CHILD_TIMEOUT);
 	for (;;)
 		pause();
 }
@@ -203,14 +203,14 @@ static int become(const struct ucase *c)
 	return setresuid(UT_UID, UT_UID, UT_UID) ? errno : 0;
 }
 
-/* ut_run() / act "probe N": "self", "err" of one more, as uid 1000. */
+/* child_run() / act "probe N": "self", "err" of one more, as uid 1000. */
 static int probe_as_user(void *arg)
 {
 	const struct ucase *c = &cases[(long)arg];
 	int err = become(c);
 
-	ut_putl("self", ut_self());
-	ut_putl("err", err ? -err : c->probe());
+	child_putl("self", ut_self());
+	child_putl("err", err ? -err : c->probe());
 	return 0;
 }
 
@@ -241,24 +241,17 @@ static int act_userns(void)
 	long self = ut_self(), n = -1;
 	int ret = unshare(CLONE_NEWUSER);
 
-	ut_putl("self", self);
-	ut_putl("ret", ret);
-	ut_putl("err", ret ? errno : 0);
+	child_putl("self", self);
+	child_putl("ret", ret);
+	child_putl("err", ret ? errno : 0);
 	ut_snap_read(&snap);
 	/* uid 0 of the table has two ucounts now: the initial namespace's counts it. */
 	for (int i = 0; i < snap.nucounts; i++)
 		if (snap.c[i].table == self && snap.c[i].uid == 0 &&
 		    snap.c[i].user_namespaces > n)
 			n = snap.c[i].user_namespaces;
-	ut_putl("userns", n);
+	child_putl("userns", n);
 	return 0;
-}
-
-static int mode_userns(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return act_userns();
 }
 
 static int mode_probe(int argc, char **argv)
@@ -269,8 +262,8 @@ static int mode_probe(int argc, char **argv)
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	{ "userns", 0, mode_userns },
-	{ "probe", 1, mode_probe },
+	CHILD_ACT("userns", act_userns),
+	CHILD_MODE("probe", 1, mode_probe),
 };
 
 static void cleanup_ipc(void)
@@ -293,7 +286,7 @@ static void run_case(long i)
 	const struct ucase *c = &cases[i];
 	char old[64] = "", idx[16], name[128];
 	const char *args[] = { idx, NULL };
-	struct ut_out o;
+	struct child o;
 	pid_t holder;
 	long err;
 
@@ -308,9 +301,9 @@ static void run_case(long i)
 			return;
 		}
 	}
-	holder = ut_hold(UT_UID, hold_as_user, (void *)i);
-	ut_run(probe_as_user, (void *)i, &o);
-	err = ut_val(&o, "err");
+	holder = child_hold(UT_UID, hold_as_user, (void *)i);
+	child_run(probe_as_user, (void *)i, &o);
+	err = child_val(&o, "err");
 	if (holder < 0 && c->probe == fan_group && err == EPERM) {
 		for (int k = 0; k < PER_CASE; k++) {
 			snprintf(name, sizeof(name), "%s: check %d", c->name, k + 1);
@@ -322,19 +315,19 @@ static void run_case(long i)
 			 "%s: a uid-1000 holder at the limit outside, one more uid-1000 process is refused (errno %ld, want %d)",
 			 c->name, err, c->want);
 
-	ut_spawn(CLONE_NEWUSER, "probe", args, 1, &o);
-	err = ut_val(&o, "err");
-	ksft_test_result(ut_val(&o, "self") > 0 && err == 0,
+	child_execns(CLONE_NEWUSER, "probe", args, 1, &o);
+	err = child_val(&o, "err");
+	ksft_test_result(child_val(&o, "self") > 0 && err == 0,
 			 "%s: in a fresh table (%ld) the same is allowed (errno %ld)",
-			 c->name, ut_val(&o, "self"), err);
+			 c->name, child_val(&o, "self"), err);
 
-	ut_run(probe_as_user, (void *)i, &o);
-	err = ut_val(&o, "err");
+	child_run(probe_as_user, (void *)i, &o);
+	err = child_val(&o, "err");
 	ksft_test_result(err == c->want,
 			 "%s: outside it is still refused: nothing came back from the table (errno %ld)",
 			 c->name, err);
 restore:
-	ut_kill(holder);
+	child_kill(holder);
 	cleanup_ipc();
 	if (c->sysctl)
 		write_knob(c->sysctl, old);
@@ -342,7 +335,7 @@ restore:
 
 int main(int argc, char **argv)
 {
-	struct ut_out o;
+	struct child o;
 	long left;
 
 	CHILD_DISPATCH(modes, argc, argv);
@@ -352,15 +345,15 @@ int main(int argc, char **argv)
 	for (long i = 0; i < (long)NR_CASES; i++)
 		run_case(i);
 
-	ut_in_table("userns", NULL, &o);
-	ksft_test_result(ut_val(&o, "self") > 0 && ut_val(&o, "ret") == 0 && ut_val(&o, "userns") == 1,
+	child_in_table("userns", NULL, &o);
+	ksft_test_result(child_val(&o, "self") > 0 && child_val(&o, "ret") == 0 && child_val(&o, "userns") == 1,
 			 "root of table %ld unshares a kernel user namespace (errno %ld), counted in the table's ucounts (user_namespaces %ld)",
-			 ut_val(&o, "self"), ut_val(&o, "err"), ut_val(&o, "userns"));
+			 child_val(&o, "self"), child_val(&o, "err"), child_val(&o, "userns"));
 
 	ut_wait_tables(0, UT_RCU_SECS);
 	left = execns_stat("ucounts");
 	for (int i = 0; left && i < UT_RCU_SECS * 10; i++) {
-		ut_reap_zombies();
+		child_reap_zombies();
 		sleep_ms(100);
 		left = execns_stat("ucounts");
 	}

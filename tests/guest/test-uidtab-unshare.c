@@ -9,7 +9,7 @@
  * again.  Each attempt runs in a child of its own.
  */
 #include <sched.h>
-#include "lib/uidtab.h"
+#include "lib/test.h"
 
 #define FORBID	EXECNS_SYSFS_DIR "/forbid_unshare"
 
@@ -38,10 +38,10 @@ static int try_unshare(void *arg)
 	unsigned long before = ns_ino(ns_name(flag));
 	int ret = unshare(flag);
 
-	ut_putl("ret", ret);
-	ut_putl("err", ret ? errno : 0);
-	ut_putl("changed", before && ns_ino(ns_name(flag)) != before);
-	ut_putl("self", ut_self());
+	child_putl("ret", ret);
+	child_putl("err", ret ? errno : 0);
+	child_putl("changed", before && ns_ino(ns_name(flag)) != before);
+	child_putl("self", ut_self());
 	return 0;
 }
 
@@ -69,13 +69,13 @@ static int try_clone(void *arg)
 
 	pid = clone(clone_child, stack + sizeof(stack), c.flag | SIGCHLD, &c);
 	if (pid < 0) {
-		ut_putl("ret", -1);
-		ut_putl("err", errno);
+		child_putl("ret", -1);
+		child_putl("err", errno);
 		return 0;
 	}
 	waitpid(pid, &st, 0);
-	ut_putl("ret", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-	ut_putl("err", 0);
+	child_putl("ret", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	child_putl("err", 0);
 	return 0;
 }
 
@@ -86,7 +86,7 @@ static const struct child_mode modes[] = {
 int main(int argc, char **argv)
 {
 	char v0[8], v[8];
-	struct ut_out o;
+	struct child o;
 
 	CHILD_DISPATCH(modes, argc, argv);
 
@@ -94,46 +94,46 @@ int main(int argc, char **argv)
 	read_line(FORBID, v0, sizeof(v0));
 	ksft_test_result(!strcmp(v0, "N") || !strcmp(v0, "0"),
 			 "forbid_unshare is off by default: loading the module breaks no container runtime (%s)", v0);
-	ut_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
-	ksft_test_result(ut_val(&o, "ret") == 0 && ut_val(&o, "changed") == 1,
+	child_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
+	ksft_test_result(child_val(&o, "ret") == 0 && child_val(&o, "changed") == 1,
 			 "forbid_unshare=0: unshare(CLONE_NEWIPC) makes a new ipc namespace (ret %ld, errno %ld)",
-			 ut_val(&o, "ret"), ut_val(&o, "err"));
-	ut_run(try_unshare, (void *)(long)CLONE_NEWUSER, &o);
-	ksft_test_result(ut_val(&o, "ret") == 0 && ut_val(&o, "changed") == 1 && ut_val(&o, "self") == 0,
+			 child_val(&o, "ret"), child_val(&o, "err"));
+	child_run(try_unshare, (void *)(long)CLONE_NEWUSER, &o);
+	ksft_test_result(child_val(&o, "ret") == 0 && child_val(&o, "changed") == 1 && child_val(&o, "self") == 0,
 			 "forbid_unshare=0: unshare(CLONE_NEWUSER) makes a kernel user namespace, no uid table (ret %ld, errno %ld, table %ld)",
-			 ut_val(&o, "ret"), ut_val(&o, "err"), ut_val(&o, "self"));
+			 child_val(&o, "ret"), child_val(&o, "err"), child_val(&o, "self"));
 
 	write_knob(FORBID, "1");
 	read_line(FORBID, v, sizeof(v));
 	ksft_test_result(!strcmp(v, "Y") || !strcmp(v, "1"), "forbid_unshare set to 1, the seed's policy (%s)", v);
-	ut_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
-	ksft_test_result(ut_val(&o, "ret") == -1 && ut_val(&o, "err") == EINVAL && ut_val(&o, "changed") == 0,
+	child_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
+	ksft_test_result(child_val(&o, "ret") == -1 && child_val(&o, "err") == EINVAL && child_val(&o, "changed") == 0,
 			 "forbid_unshare=1: unshare(CLONE_NEWIPC) as root is EINVAL, ipc namespace unchanged (errno %ld)",
-			 ut_val(&o, "err"));
-	ut_run(try_unshare, (void *)(long)CLONE_NEWUSER, &o);
-	ksft_test_result(ut_val(&o, "ret") == -1 && ut_val(&o, "err") == EINVAL && ut_val(&o, "changed") == 0 &&
-			 ut_val(&o, "self") == 0,
+			 child_val(&o, "err"));
+	child_run(try_unshare, (void *)(long)CLONE_NEWUSER, &o);
+	ksft_test_result(child_val(&o, "ret") == -1 && child_val(&o, "err") == EINVAL && child_val(&o, "changed") == 0 &&
+			 child_val(&o, "self") == 0,
 			 "forbid_unshare=1: unshare(CLONE_NEWUSER) is EINVAL, user namespace and table unchanged (errno %ld, table %ld)",
-			 ut_val(&o, "err"), ut_val(&o, "self"));
-	ut_run(try_unshare, (void *)(long)CLONE_NEWUTS, &o);
-	ksft_test_result(ut_val(&o, "ret") == 0 && ut_val(&o, "changed") == 1,
-			 "forbid_unshare=1: unshare(CLONE_NEWUTS) still works (errno %ld)", ut_val(&o, "err"));
-	ut_run(try_clone, (void *)(long)CLONE_NEWIPC, &o);
-	ksft_test_result(ut_val(&o, "ret") == 0,
+			 child_val(&o, "err"), child_val(&o, "self"));
+	child_run(try_unshare, (void *)(long)CLONE_NEWUTS, &o);
+	ksft_test_result(child_val(&o, "ret") == 0 && child_val(&o, "changed") == 1,
+			 "forbid_unshare=1: unshare(CLONE_NEWUTS) still works (errno %ld)", child_val(&o, "err"));
+	child_run(try_clone, (void *)(long)CLONE_NEWIPC, &o);
+	ksft_test_result(child_val(&o, "ret") == 0,
 			 "forbid_unshare=1: clone(CLONE_NEWIPC) works, the child has its own ipc namespace (%ld, errno %ld)",
-			 ut_val(&o, "ret"), ut_val(&o, "err"));
-	ut_run(try_clone, (void *)(long)CLONE_NEWUSER, &o);
-	ksft_test_result(ut_val(&o, "ret") == 0,
+			 child_val(&o, "ret"), child_val(&o, "err"));
+	child_run(try_clone, (void *)(long)CLONE_NEWUSER, &o);
+	ksft_test_result(child_val(&o, "ret") == 0,
 			 "forbid_unshare=1: clone(CLONE_NEWUSER) works, the child has its own user namespace (%ld, errno %ld)",
-			 ut_val(&o, "ret"), ut_val(&o, "err"));
+			 child_val(&o, "ret"), child_val(&o, "err"));
 
 	write_knob(FORBID, "0");
 	read_line(FORBID, v, sizeof(v));
 	ksft_test_result(!strcmp(v, "N") || !strcmp(v, "0"), "forbid_unshare set back to 0 (%s)", v);
-	ut_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
-	ksft_test_result(ut_val(&o, "ret") == 0 && ut_val(&o, "changed") == 1,
+	child_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
+	ksft_test_result(child_val(&o, "ret") == 0 && child_val(&o, "changed") == 1,
 			 "and unshare(CLONE_NEWIPC) works again (ret %ld, errno %ld)",
-			 ut_val(&o, "ret"), ut_val(&o, "err"));
+			 child_val(&o, "ret"), child_val(&o, "err"));
 	write_knob(FORBID, v0[0] == 'N' || v0[0] == '0' ? "0" : "1");
 	read_line(FORBID, v, sizeof(v));
 	ksft_test_result(!strcmp(v, v0), "forbid_unshare as it was (%s)", v);

@@ -1,38 +1,58 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The child protocol of the in-guest test programs.
+ * The child protocol of the in-guest test programs: the one way a test runs
+ * something in another process and gets its result back.
  *
- * A program that needs code to run in a new program (after execns, which
- * closes every descriptor above 2) re-executes itself, /proc/self/exe, with
- * a mode name in argv[1] and the mode's arguments after it.  main() starts
- * with CHILD_DISPATCH(modes, argc, argv): when argv[1] names a mode of the
- * table, that mode's function runs and its value is the exit status;
- * otherwise main() goes on to the tests.
+ * child_start() is it: fork; in the child, fd 1 (and, when asked, fd 2)
+ * goes to a pipe, an alarm is set, and a function runs, whose value is the
+ * exit status.  The test reads the pipe to EOF into a struct child, passes
+ * the "# " lines it finds on as its own diagnostics, and reaps the child
+ * (or, with CHILD_BACKGROUND, leaves it running: c->pid).  Everything else
+ * is that with a given function:
  *
- * The child writes its results on fd 1, a pipe to the test: "key value"
- * lines, "# " lines that the test passes on as diagnostics, and whatever the
- * mode defines.  The test reads the pipe to EOF (child_collect()), then
- * reaps the child.  Every child sets an alarm, so nothing outlives a hung
- * test for long.
+ *   child_run(fn, arg, c)		fn(arg) in the child
+ *   child_execns(flags, mode, args, wait, c)
+ *					execns() this very program into one of
+ *					its modes (below), e.g. into a new table
+ *   child_exec(argv, how, prep, arg, secs, out, len)
+ *					execv() a program, capturing its output
+ *   spawn_report() (report.h)		execns() into the "report" mode
+ *   child_hold(uid, fn, arg)		a child that builds something and
+ *					keeps it until child_kill()
  *
- * The execns(2) tests' own mode, "report", is in report.h; the uid-table
- * tests' common modes and their ut_spawn() are in uidtab.h.
+ * The child writes "key value" lines (child_put()), read back with
+ * child_val(), "# " lines as diagnostics, and whatever else it defines.
+ *
+ * Modes: a program that needs code to run in a new program (after execns,
+ * which closes every descriptor above 2) re-executes itself,
+ * /proc/self/exe, with a mode name in argv[1] and the mode's arguments
+ * after it.  main() starts with CHILD_DISPATCH(modes, argc, argv): when
+ * argv[1] names a mode of the table, that mode's function runs and its
+ * value is the exit status; otherwise main() goes on to the tests.
  */
 #ifndef EXECNS_LIB_CHILD_H
 #define EXECNS_LIB_CHILD_H
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <execns.h>
 #include "ktap.h"
 #include "sys.h"
 
-/* Seconds a whole test program may take (each child has its own, shorter alarm). */
+/* Seconds a whole test program may take, and any one child. */
 #define TEST_TIMEOUT	180
+#define CHILD_TIMEOUT	120
+#define CHILD_NONE	LONG_MIN	/* child_val(): no such key */
 
 /* ------------------------------------------------------------ modes */
 
@@ -40,7 +60,13 @@ struct child_mode {
 	const char *name;	/* argv[1] */
 	int args;		/* arguments it needs after its name */
 	int (*run)(int argc, char **argv);	/* main()'s; argv[1] is the name */
+	int (*act)(void);	/* instead of run, for a mode without arguments */
 };
+
+/* A mode needing args arguments, run as fn(argc, argv). */
+#define CHILD_MODE(name_, args_, fn)	{ .name = name_, .args = args_, .run = fn }
+/* A mode without arguments: fn() is all it does. */
+#define CHILD_ACT(name_, fn)		{ .name = name_, .act = fn }
 
 #define CHILD_DISPATCH(modes, argc, argv) \
 	child_dispatch(modes, sizeof(modes) / sizeof(modes[0]), argc, argv)
@@ -62,11 +88,56 @@ static inline void child_dispatch(const struct child_mode *modes, size_t n,
 				modes[i].name, modes[i].args, modes[i].args == 1 ? "" : "s");
 			exit(2);
 		}
-		exit(modes[i].run(argc, argv));
+		exit(modes[i].run ? modes[i].run(argc, argv) : modes[i].act());
 	}
 }
 
-/* ------------------------------------------------------------ collecting */
+/* ------------------------------------------------------------ the child's side */
+
+/* One "key value" line, flushed at once (an exec may follow). */
+__attribute__((format(printf, 2, 3)))
+static inline void child_put(const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s ", key);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static inline void child_putl(const char *key, long v)
+{
+	child_put(key, "%ld", v);
+}
+
+/* In a child that stays: stop writing to the test's pipe (so it sees EOF). */
+static inline void child_detach(void)
+{
+	int fd = open("/dev/null", O_RDWR);
+
+	fflush(stdout);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		if (fd > 2)
+			close(fd);
+	}
+}
+
+/* ------------------------------------------------------------ the test's side */
+
+struct child {
+	int status;		/* wait status, -1 if none */
+	pid_t pid;		/* the child (left running with CHILD_BACKGROUND) */
+	char text[8192];	/* what it wrote, NUL-terminated */
+};
+
+/* child_start()'s how: fd 1 into the pipe, fd 2 too, the child left running. */
+#define CHILD_STDOUT		(1 << 1)
+#define CHILD_STDERR		(1 << 2)
+#define CHILD_BACKGROUND	(1 << 3)
 
 /* Pass the "# " lines a child printed on as diagnostics of this program. */
 static inline void pass_diags(const char *text)
@@ -77,64 +148,372 @@ static inline void pass_diags(const char *text)
 	fflush(stdout);
 }
 
-/* Read a child's output to EOF into buf; pass its "# " lines on. */
-static inline void child_collect(int fd, char *buf, size_t len)
+/* Wait for pid into c->status (-1 if none), through EINTR. */
+static inline void child_reap(pid_t pid, struct child *c)
 {
-	read_all(fd, buf, len);
-	pass_diags(buf);
+	c->status = -1;
+	while (waitpid(pid, &c->status, 0) < 0 && errno == EINTR)
+		;
 }
-
-/* What run_captured() reads from the program. */
-#define CAPTURE_STDOUT	(1 << 1)
-#define CAPTURE_STDERR	(1 << 2)
 
 /*
- * Run argv[0] (a path) in a child, with the streams @fds names going into
- * out (NUL-terminated, cut at len - 1).  @prep, if not NULL, runs in the
- * child first (drop privileges, install a filter, ...); a nonzero return
- * ends the child with status 98.  The child has @secs seconds.  Returns the
- * exit status, 128+N for a signal N, or -1.
+ * The protocol: fork; the child has the streams @how names on a pipe, an
+ * alarm of @secs and runs fn(arg), exiting with its value.  Reads the pipe
+ * to EOF into c->text, passes its "# " lines on, then reaps the child
+ * unless CHILD_BACKGROUND (a child that stays must call child_detach()
+ * first).  0, or -1 when no child could be made.
  */
-static inline int run_captured(char *const argv[], int fds, int (*prep)(void *), void *arg,
-			       unsigned int secs, char *out, size_t len)
+static inline int child_start(struct child *c, int how, unsigned int secs,
+			      int (*fn)(void *), void *arg)
 {
-	int p[2], status;
+	int p[2];
 	pid_t pid;
 
-	if (pipe(p))
+	memset(c, 0, sizeof(*c));
+	c->status = -1;
+	fflush(stdout);
+	if (pipe2(p, O_CLOEXEC))
 		return -1;
 	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
 	if (pid == 0) {
-		if (fds & CAPTURE_STDOUT)
+		alarm(secs);
+		if (how & CHILD_STDOUT)
 			dup2(p[1], 1);
-		if (fds & CAPTURE_STDERR)
+		if (how & CHILD_STDERR)
 			dup2(p[1], 2);
+		/* fn may count or fill the descriptor table: only 0-2 are ours */
 		close(p[0]);
 		close(p[1]);
-		alarm(secs);
-		if (prep && prep(arg))
-			_exit(98);
-		execv(argv[0], argv);
-		_exit(127);
+		_exit(fn(arg));
 	}
 	close(p[1]);
-	read_all(p[0], out, len);
-	close(p[0]);
-	if (waitpid(pid, &status, 0) < 0)
+	if (pid < 0) {
+		close(p[0]);
 		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+	}
+	c->pid = pid;
+	read_all(p[0], c->text, sizeof(c->text));
+	pass_diags(c->text);
+	close(p[0]);
+	if (!(how & CHILD_BACKGROUND))
+		child_reap(pid, c);
+	return 0;
 }
 
-/* The wait status of a child that exited 0 (-1: none). */
+/* Run fn(arg) in a child with its stdout on the pipe; fn's value is the exit status. */
+static inline int child_run(int (*fn)(void *), void *arg, struct child *c)
+{
+	return child_start(c, CHILD_STDOUT, CHILD_TIMEOUT, fn, arg);
+}
+
+/* The child exited 0 (a wait status; -1: none). */
 static inline int exited_ok(int status)
 {
 	return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static inline int child_ok(const struct child *c)
+{
+	return exited_ok(c->status);
+}
+
+/* The exit status, 128+N for a signal N, or -1 when there is none. */
+static inline int child_code(const struct child *c)
+{
+	if (c->status == -1)
+		return -1;
+	return WIFEXITED(c->status) ? WEXITSTATUS(c->status) :
+	       WIFSIGNALED(c->status) ? 128 + WTERMSIG(c->status) : -1;
+}
+
+/* The child's output into out, cut at len - 1. */
+static inline void child_copy(const struct child *c, char *out, size_t len)
+{
+	size_t n = strnlen(c->text, len - 1);
+
+	memcpy(out, c->text, n);
+	out[n] = '\0';
+}
+
+/* The text after "key " on the first line of text that starts so, or NULL. */
+static inline const char *text_key(const char *text, const char *key)
+{
+	size_t k = strlen(key);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, k) && p[k] == ' ')
+			return p + k + 1;
+	return NULL;
+}
+
+/* The value of the child's first "key N" line, or CHILD_NONE. */
+static inline long child_val(const struct child *c, const char *key)
+{
+	const char *v = text_key(c->text, key);
+
+	return v ? strtol(v, NULL, 10) : CHILD_NONE;
+}
+
+/* End a child left running (CHILD_BACKGROUND, child_hold()). */
+static inline void child_kill(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+}
+
+/* ------------------------------------------------------------ into a mode */
+
+struct child_into {
+	int flags;
+	char *argv[16];
+};
+
+static inline int child_into_mode(void *arg)
+{
+	struct child_into *in = arg;
+
+	execns(in->flags, "/proc/self/exe", in->argv, environ);
+	child_putl("execns_errno", errno);
+	return 99;
+}
+
+/*
+ * execns(flags) this program into a mode, with stdout on the pipe; a
+ * failed execns prints "execns_errno E" and exits 99.  Without wait the
+ * child is left running (c->pid) once it closed its stdout.
+ */
+static inline int child_execns(int flags, const char *mode, const char *const *args, int wait,
+			       struct child *c)
+{
+	struct child_into in = { flags, { "/proc/self/exe", (char *)mode } };
+	int i = 2;
+
+	while (args && *args && i < 15)
+		in.argv[i++] = (char *)*args++;
+	in.argv[i] = NULL;
+	return child_start(c, CHILD_STDOUT | (wait ? 0 : CHILD_BACKGROUND), CHILD_TIMEOUT,
+			   child_into_mode, &in);
+}
+
+/* child_execns into a new uid table, waiting for the mode to end. */
+static inline int child_in_table(const char *mode, const char *const *args, struct child *c)
+{
+	return child_execns(CLONE_NEWUSER, mode, args, 1, c);
+}
+
+/* ------------------------------------------------------------ another program */
+
+struct child_prog {
+	char *const *argv;
+	int (*prep)(void *);
+	void *arg;
+};
+
+static inline int child_prog_main(void *arg)
+{
+	struct child_prog *pr = arg;
+
+	if (pr->prep && pr->prep(pr->arg))
+		return 98;
+	execv(pr->argv[0], pr->argv);
+	return 127;
+}
+
+/*
+ * Run argv[0] (a path) in a child, the streams @how names (CHILD_STDOUT,
+ * CHILD_STDERR) going into out (cut at len - 1).  @prep, if not NULL, runs
+ * in the child first (drop privileges, install a filter, ...); a nonzero
+ * return ends the child with status 98.  The child has @secs seconds.
+ * Returns its child_code().
+ */
+static inline int child_exec(char *const argv[], int how, int (*prep)(void *), void *arg,
+			     unsigned int secs, char *out, size_t len)
+{
+	struct child_prog pr = { argv, prep, arg };
+	struct child c;
+
+	out[0] = '\0';
+	if (child_start(&c, how & (CHILD_STDOUT | CHILD_STDERR), secs, child_prog_main, &pr))
+		return -1;
+	child_copy(&c, out, len);
+	return child_code(&c);
+}
+
+/* ------------------------------------------------------------ holding */
+
+/*
+ * A child that becomes uid (setresuid; (uid_t)-1: stays as it is), runs
+ * fn(arg) (nonzero = it worked), then keeps what it built until killed (or
+ * CHILD_TIMEOUT).  Returns its pid, or -1 when any step failed (it is gone).
+ * fn may print on stdout; the child stops writing there once it holds.
+ */
+static inline pid_t child_hold(uid_t uid, int (*fn)(void *), void *arg)
+{
+	int p[2];
+	pid_t pid;
+	char c = 'n';
+
+	fflush(stdout);
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		alarm(CHILD_TIMEOUT);
+		if ((uid == (uid_t)-1 || !setresuid(uid, uid, uid)) && (!fn || fn(arg)))
+			c = 'y';
+		child_detach();
+		if (write(p[1], &c, 1) != 1 || c != 'y')
+			_exit(1);
+		close(p[1]);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	if (pid < 0 || read(p[0], &c, 1) != 1 || c != 'y') {
+		if (pid > 0)
+			child_kill(pid);
+		pid = -1;
+	}
+	close(p[0]);
+	return pid;
+}
+
+/* ------------------------------------------------------------ descriptors */
+
+/* Send fd over the unix socket sock (one byte with SCM_RIGHTS): 0 or -1. */
+static inline int fd_send(int sock, int fd)
+{
+	char buf[1] = { 'x' }, cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { buf, 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(sock, &mh, 0) == 1 ? 0 : -1;
+}
+
+/* The descriptor fd_send() sent on sock: >= 0; -1 on a message without one; -2 at EOF. */
+static inline int fd_recv(int sock)
+{
+	char buf[1], cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { buf, 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm;
+	int fd = -1;
+
+	if (recvmsg(sock, &mh, 0) <= 0)
+		return -2;
+	cm = CMSG_FIRSTHDR(&mh);
+	if (cm && cm->cmsg_type == SCM_RIGHTS)
+		memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
+}
+
+/*
+ * Tables kept alive cheaply.  A table lives while one of its user_structs
+ * does, and an open file holds its opener's cred, hence cred->user.  So
+ * the "chain" mode execns()es this program into a new table
+ * (CLONE_NEWUSER) again and again; each link opens /dev/null and passes
+ * the descriptor back over fd 0 (execns closes fds above 2), then the next
+ * exec replaces it.  Each table costs one file and one cred on top of its
+ * own memory, instead of a process.  flags < 0: execve instead (the same
+ * files, no tables: a baseline).
+ */
+static inline void chain_next(int left, int flags)
+{
+	char lbuf[16], fbuf[16];
+	char *argv[] = { "/proc/self/exe", "chain", lbuf, fbuf, NULL };
+
+	snprintf(lbuf, sizeof(lbuf), "%d", left);
+	snprintf(fbuf, sizeof(fbuf), "%d", flags);
+	if (flags < 0)
+		execve(argv[0], argv, environ);
+	else
+		execns(flags, argv[0], argv, environ);
+}
+
+/* Mode "chain LEFT FLAGS": one link (see above). */
+static inline int child_mode_chain(int argc, char **argv)
+{
+	int left = atoi(argv[2]), flags = atoi(argv[3]);
+	int fd = open("/dev/null", O_RDONLY);
+
+	(void)argc;
+	if (fd_send(0, fd))
+		return 1;
+	close(fd);
+	if (left <= 1)
+		return 0;
+	chain_next(left - 1, flags);
+	return 1;
+}
+
+#define CHILD_MODE_CHAIN	CHILD_MODE("chain", 2, child_mode_chain)
+
+/*
+ * n holders (see child_mode_chain) into fds[]; returns how many were made.
+ * The program's modes must include CHILD_MODE_CHAIN.
+ */
+static inline int hold_tables(int n, int flags, int *fds)
+{
+	int sv[2], got = 0, fd;
+	pid_t pid;
+
+	if (n <= 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return 0;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		dup2(sv[1], 0);
+		close(sv[0]);
+		close(sv[1]);
+		chain_next(n, flags);
+		_exit(127);
+	}
+	close(sv[1]);
+	while (pid > 0 && got < n && (fd = fd_recv(sv[0])) != -2)
+		if (fd >= 0)
+			fds[got++] = fd;
+	close(sv[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return got;
+}
+
+/* ------------------------------------------------------------ the program */
+
+/*
+ * Start a test program: its KTAP header and plan, and an alarm for the
+ * whole of it (a hang fails in minutes, not at the runner's limit).
+ */
+static inline void test_start(unsigned int plan, unsigned int secs)
+{
+	ksft_print_header();
+	ksft_set_plan(plan);
+	if (secs)
+		alarm(secs);
+}
+
+/* Become the reaper of orphaned descendants (so their zombies, which pin credentials, go). */
+static inline void child_subreaper(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+}
+
+/* Reap any exited descendants without blocking. */
+static inline void child_reap_zombies(void)
+{
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
 }
 
 #endif /* EXECNS_LIB_CHILD_H */

@@ -4,8 +4,9 @@
  * program prints what it sees, one "key value" line at a time (its
  * namespaces, descriptors, pid, threads, uid table, host name, environment,
  * root and working directory), optionally after acting (sethostname, a
- * mount, a fork, a nested execns...).  spawn_report() forks, execns()es
- * into it, and parses that into a struct report.
+ * mount, a fork, a nested execns...).  spawn_report() starts a child
+ * (child.h's protocol) that execns()es into it, and parses what it printed
+ * into a struct report.
  */
 #ifndef EXECNS_LIB_REPORT_H
 #define EXECNS_LIB_REPORT_H
@@ -228,9 +229,32 @@ static inline void parse_report(struct report *r, const char *text, long level)
 	}
 }
 
+struct report_child {
+	int flags;
+	char *argv[24];
+	void (*prep)(void *);
+	void *arg;
+};
+
+static inline int report_child_main(void *arg)
+{
+	struct report_child *rc = arg;
+	char *envp[] = { REPORT_ENV "=report-env", "EXECNS_TEST_LEVEL=0", NULL };
+
+	if (open("/", O_RDONLY) < 0)	/* not close-on-exec: must not survive */
+		return 97;
+	if (rc->prep)
+		rc->prep(rc->arg);
+	fflush(stdout);
+	execns(rc->flags, "/proc/self/exe", rc->argv, envp);
+	printf("errno %d\n", errno);
+	fflush(stdout);
+	return 99;
+}
+
 /*
- * fork(); in the child, stdout goes to a pipe, prep(arg) runs (it may exit
- * the child, or print "# " lines), a non-close-on-exec descriptor is opened
+ * A child (child.h's protocol) in which prep(arg) runs (it may exit the
+ * child, or print "# " lines), a non-close-on-exec descriptor is opened
  * above 2, and execns(flags, /proc/self/exe, report opts..., envp with
  * REPORT_ENV=report-env) follows.  On failure the child prints "errno N".
  * Returns the wait status (-1 if none); *err gets that errno (0 if none);
@@ -240,52 +264,26 @@ static inline int spawn_report_prep(int flags, const char *const *opts,
 				    void (*prep)(void *), void *arg,
 				    struct report *r, int *err, pid_t *pid_out)
 {
-	char *argv[24] = { "/proc/self/exe", "report" };
-	int p[2], status = -1, i = 2;
+	struct report_child rc = { flags, { "/proc/self/exe", "report" }, prep, arg };
+	static struct child c;
 	const char *e;
-	pid_t pid;
+	int i = 2;
 
 	memset(r, 0, sizeof(*r));
 	*err = 0;
 	while (opts && *opts && i < 23)
-		argv[i++] = (char *)*opts++;
-	argv[i] = NULL;
-	if (pipe(p))
+		rc.argv[i++] = (char *)*opts++;
+	rc.argv[i] = NULL;
+	if (child_start(&c, CHILD_STDOUT, 30, report_child_main, &rc))
 		return -1;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		char *envp[] = { REPORT_ENV "=report-env", "EXECNS_TEST_LEVEL=0", NULL };
-
-		alarm(30);
-		dup2(p[1], 1);
-		close(p[0]);
-		close(p[1]);
-		if (open("/", O_RDONLY) < 0)	/* not close-on-exec: must not survive */
-			_exit(97);
-		if (prep)
-			prep(arg);
-		fflush(stdout);
-		execns(flags, "/proc/self/exe", argv, envp);
-		printf("errno %d\n", errno);
-		fflush(stdout);
-		_exit(99);
-	}
-	close(p[1]);
-	if (pid < 0) {
-		close(p[0]);
-		return -1;
-	}
 	if (pid_out)
-		*pid_out = pid;
-	child_collect(p[0], r->text, sizeof(r->text));
-	close(p[0]);
-	waitpid(pid, &status, 0);
+		*pid_out = c.pid;
+	snprintf(r->text, sizeof(r->text), "%s", c.text);
 	e = strstr(r->text, "errno ");
 	if (e && (e == r->text || e[-1] == '\n'))
 		sscanf(e, "errno %d", err);
 	parse_report(r, r->text, 0);
-	return status;
+	return c.status;
 }
 
 static inline int spawn_report(int flags, const char *const *opts, struct report *r, int *err)
@@ -294,6 +292,6 @@ static inline int spawn_report(int flags, const char *const *opts, struct report
 }
 
 /* The "report" mode, for a program's child_mode table. */
-#define CHILD_MODE_REPORT	{ "report", 0, report_main }
+#define CHILD_MODE_REPORT	CHILD_MODE("report", 0, report_main)
 
 #endif /* EXECNS_LIB_REPORT_H */

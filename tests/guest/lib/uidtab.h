@@ -5,14 +5,9 @@
  *  - /proc/execns: the caller's table id, and a parsed copy of
  *    /proc/execns/tables (every table line, every uid line, and how many
  *    lines did not have the documented form);
- *  - running code somewhere else: ut_run() forks and runs a function with
- *    its stdout on a pipe; ut_spawn() forks and execns()es this very program
- *    into one of its modes (child.h), normally into a new table; UT_MODES
- *    are the modes every such program has ("report" and "sleep").
- *    Either side prints "key value" lines (ut_put) that the test reads back
- *    with ut_val(); lines starting with "# " are passed on as diagnostics;
- *  - ut_hold(): a child that becomes some uid, builds something (watches,
- *    pipes...) and keeps it until killed.
+ *  - the modes every uid-table program has (UT_MODES: "table" and
+ *    "sleep"), run with child.h's child_execns()/child_in_table();
+ *  - add_watches(), for the epoll budget.
  */
 #ifndef EXECNS_LIB_UIDTAB_H
 #define EXECNS_LIB_UIDTAB_H
@@ -40,10 +35,8 @@
 #define UT_SELF		"/proc/execns/self"
 #define UT_TABLES	"/proc/execns/tables"
 #define UT_STATS	"/proc/execns/stats"
-#define UT_NONE		LONG_MIN	/* ut_val(): no such key */
 #define UT_UID		1000		/* the unprivileged uid the tests share */
 #define UT_RCU_SECS	30		/* seconds to wait for what goes after RCU */
-#define UT_TIMEOUT	120		/* seconds, for any one child */
 
 /* ------------------------------------------------------------ /proc/execns */
 
@@ -232,14 +225,12 @@ static inline int ut_ntables(void)
  * Wait (up to secs) until at most max tables are left: credentials, hence
  * user_structs and tables, go after an RCU grace period.  Returns the count.
  */
-static inline void ut_reap_zombies(void);
-
 static inline int ut_wait_tables(int max, int secs)
 {
 	int n = ut_ntables();
 
 	for (int i = 0; i < secs * 10 && n > max; i++) {
-		ut_reap_zombies();	/* orphans of ours: a zombie pins its credentials */
+		child_reap_zombies();	/* orphans of ours: a zombie pins its credentials */
 		sleep_ms(100);
 		n = ut_ntables();
 	}
@@ -262,213 +253,13 @@ static inline int ut_wait_user(long table, unsigned long uid, int want, int secs
 	return has;
 }
 
-/* ------------------------------------------------------------ output */
-
-/* One "key value" line, flushed at once (an exec may follow). */
-__attribute__((format(printf, 2, 3)))
-static inline void ut_put(const char *key, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s ", key);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
-
-static inline void ut_putl(const char *key, long v)
-{
-	ut_put(key, "%ld", v);
-}
-
-struct ut_out {
-	int status;		/* wait status, -1 if none */
-	pid_t pid;		/* the child (ut_spawn in the background) */
-	char text[8192];
-};
-
-/* The value of the first "key N" line, or UT_NONE. */
-static inline long ut_val(const struct ut_out *o, const char *key)
-{
-	size_t k = strlen(key);
-	const char *p = o->text;
-
-	while (p && *p) {
-		if (!strncmp(p, key, k) && p[k] == ' ')
-			return strtol(p + k + 1, NULL, 10);
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return UT_NONE;
-}
-
-/* The child exited 0. */
-static inline int ut_exited_ok(const struct ut_out *o)
-{
-	return o->status != -1 && WIFEXITED(o->status) && WEXITSTATUS(o->status) == 0;
-}
-
-/* Read a child's output to EOF; pass "# " lines on as diagnostics. */
-static inline void ut_collect(int fd, struct ut_out *o)
-{
-	child_collect(fd, o->text, sizeof(o->text));
-}
-
-static inline void ut_reap(pid_t pid, struct ut_out *o)
-{
-	o->status = -1;
-	while (waitpid(pid, &o->status, 0) < 0 && errno == EINTR)
-		;
-}
-
-/* Run fn(arg) in a child with stdout on a pipe; its exit status is fn's. */
-static inline int ut_run(int (*fn)(void *), void *arg, struct ut_out *o)
-{
-	int p[2];
-	pid_t pid;
-
-	memset(o, 0, sizeof(*o));
-	o->status = -1;
-	fflush(stdout);
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		alarm(UT_TIMEOUT);
-		dup2(p[1], 1);
-		_exit(fn(arg));
-	}
-	close(p[1]);
-	if (pid < 0) {
-		close(p[0]);
-		return -1;
-	}
-	ut_collect(p[0], o);
-	close(p[0]);
-	ut_reap(pid, o);
-	return 0;
-}
-
-/*
- * Fork; in the child, execns(flags, this program, mode args...) with stdout
- * on a pipe.
- * A failed execns prints "execns_errno E" and exits 99.  Reads the output
- * to EOF, then, when wait, reaps the child (else o->pid is left running: an
- * act that stays must close its stdout first, see ut_detach()).
- */
-static inline int ut_spawn(int flags, const char *mode, const char *const *args, int wait,
-			   struct ut_out *o)
-{
-	char *argv[16] = { "/proc/self/exe", (char *)mode };
-	int p[2], i = 2;
-	pid_t pid;
-
-	while (args && *args && i < 15)
-		argv[i++] = (char *)*args++;
-	argv[i] = NULL;
-	memset(o, 0, sizeof(*o));
-	o->status = -1;
-	fflush(stdout);
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		alarm(UT_TIMEOUT);
-		dup2(p[1], 1);
-		execns(flags, "/proc/self/exe", argv, environ);
-		ut_putl("execns_errno", errno);
-		_exit(99);
-	}
-	close(p[1]);
-	if (pid < 0) {
-		close(p[0]);
-		return -1;
-	}
-	o->pid = pid;
-	ut_collect(p[0], o);
-	close(p[0]);
-	if (wait)
-		ut_reap(pid, o);
-	return 0;
-}
-
-/* ut_spawn into a new table, waiting for the act to finish. */
-static inline int ut_in_table(const char *mode, const char *const *args, struct ut_out *o)
-{
-	return ut_spawn(CLONE_NEWUSER, mode, args, 1, o);
-}
-
-/* In an act that stays: stop writing to the test's pipe (so it sees EOF). */
-static inline void ut_detach(void)
-{
-	int fd = open("/dev/null", O_RDWR);
-
-	fflush(stdout);
-	if (fd >= 0) {
-		dup2(fd, 1);
-		if (fd > 2)
-			close(fd);
-	}
-}
-
-/* End a background child (ut_spawn without wait, ut_hold). */
-static inline void ut_kill(pid_t pid)
-{
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
-}
-
-/*
- * A child that becomes uid (setresuid; (uid_t)-1: stays as it is), runs
- * fn(arg) (nonzero = it worked), then keeps what it built until killed (or
- * UT_TIMEOUT).  Returns its pid, or -1 when any step failed (it is gone).
- * fn may print on stdout; the child stops writing there once it holds.
- */
-static inline pid_t ut_hold(uid_t uid, int (*fn)(void *), void *arg)
-{
-	int p[2];
-	pid_t pid;
-	char c = 'n';
-
-	fflush(stdout);
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		alarm(UT_TIMEOUT);
-		if ((uid == (uid_t)-1 || !setresuid(uid, uid, uid)) && (!fn || fn(arg)))
-			c = 'y';
-		ut_detach();
-		if (write(p[1], &c, 1) != 1 || c != 'y')
-			_exit(1);
-		close(p[1]);
-		for (;;)
-			pause();
-	}
-	close(p[1]);
-	if (pid < 0 || read(p[0], &c, 1) != 1 || c != 'y') {
-		if (pid > 0)
-			ut_kill(pid);
-		pid = -1;
-	}
-	close(p[0]);
-	return pid;
-}
-
 /* ------------------------------------------------------------ common modes */
 
 /*
- * Mode "report": "self T", "ruid U", "euid U", "parent P" and "users N" of
+ * Mode "table": "self T", "ruid U", "euid U", "parent P" and "users N" of
  * its table, and "uidU REFS" for each uid line under it.
  */
-static inline int ut_mode_report(int argc, char **argv)
+static inline int ut_mode_table(int argc, char **argv)
 {
 	static struct ut_snap s;
 	long self = ut_self();
@@ -477,18 +268,18 @@ static inline int ut_mode_report(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	ut_putl("self", self);
-	ut_putl("ruid", getuid());
-	ut_putl("euid", geteuid());
+	child_putl("self", self);
+	child_putl("ruid", getuid());
+	child_putl("euid", geteuid());
 	ut_snap_read(&s);
 	t = ut_find_table(&s, self);
-	ut_putl("parent", t ? t->parent : -1);
-	ut_putl("users", t ? t->users : -1);
+	child_putl("parent", t ? t->parent : -1);
+	child_putl("users", t ? t->users : -1);
 	for (int i = 0; i < s.nusers; i++) {
 		if (s.u[i].table != self)
 			continue;
 		snprintf(key, sizeof(key), "uid%lu", s.u[i].uid);
-		ut_putl(key, s.u[i].refs);
+		child_putl(key, s.u[i].refs);
 	}
 	return 0;
 }
@@ -499,59 +290,63 @@ static inline int ut_mode_sleep(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	ut_putl("self", ut_self());
-	ut_detach();
-	alarm(UT_TIMEOUT);
+	child_putl("self", ut_self());
+	child_detach();
+	alarm(CHILD_TIMEOUT);
 	for (;;)
 		pause();
 }
 
 /* The modes every uid-table program has, for its child_mode table. */
 #define UT_MODES \
-	{ "report", 0, ut_mode_report }, \
-	{ "sleep", 0, ut_mode_sleep }
+	CHILD_MODE("table", 0, ut_mode_table), \
+	CHILD_MODE("sleep", 0, ut_mode_sleep)
 
-/* A table to stay in: a background "sleep" act; its pid, its table in *table. */
+/* A table to stay in: a background "sleep" child; its pid, its table in *table. */
 static inline pid_t ut_sleeper(long *table)
 {
-	struct ut_out o;
+	static struct child o;
 
 	*table = -1;
-	if (ut_spawn(CLONE_NEWUSER, "sleep", NULL, 0, &o))
+	if (child_execns(CLONE_NEWUSER, "sleep", NULL, 0, &o))
 		return -1;
-	*table = ut_val(&o, "self");
-	if (*table == UT_NONE || *table <= 0) {
-		ut_kill(o.pid);
+	*table = child_val(&o, "self");
+	if (*table == CHILD_NONE || *table <= 0) {
+		child_kill(o.pid);
 		return -1;
 	}
 	return o.pid;
 }
 
-/* ------------------------------------------------------------ the program */
-
-/* Become the reaper of orphaned descendants (so their zombies, which pin credentials, go). */
-static inline void ut_subreaper(void)
-{
-	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-}
-
 /*
- * Start a test program: its KTAP plan, an alarm for the whole of it (a hang
- * fails in minutes, not at the runner's limit), and the subreaper role.
+ * Start a uid-table test program: test_start() with room for its children,
+ * and the reaper role for orphans (a zombie pins its credentials, hence its
+ * table).  Returns the live tables now, which the program's last test
+ * expects again.
  */
-static inline void ut_start(unsigned int tests)
+static inline int ut_start(unsigned int plan)
 {
-	ksft_print_header();
-	ksft_set_plan(tests);
-	alarm(2 * UT_TIMEOUT);
-	ut_subreaper();
+	test_start(plan, 2 * CHILD_TIMEOUT);
+	child_subreaper();
+	return ut_ntables();
 }
 
-/* Reap any exited descendants without blocking. */
-static inline void ut_reap_zombies(void)
+/* The uid hooks: "hooks armed|disarmed" in /proc/execns/stats as 1 or 0; -1 when not there. */
+static inline long hooks_armed(void)
 {
-	while (waitpid(-1, NULL, WNOHANG) > 0)
-		;
+	return execns_stat("hooks");
+}
+
+/* Until the hooks are disarmed (a work item does it), at most secs: hooks_armed() then. */
+static inline long wait_disarmed(int secs)
+{
+	long armed = hooks_armed();
+
+	for (int i = 0; armed != 0 && i < secs * 10; i++) {
+		sleep_ms(100);
+		armed = hooks_armed();
+	}
+	return armed;
 }
 
 /* Add up to max watches (on fresh eventfds) to a new epoll instance. */
