@@ -210,6 +210,18 @@ rm -rf "$dat"
 
 notes=$TOP/docs/bench-notes.md
 
+# table_head HEADER RULE KERNEL...: a Markdown table's first two lines:
+# HEADER's and RULE's columns, then one column per kernel.
+table_head() {
+	local h=$1 r=$2 k
+	shift 2
+	printf '%s' "$h"
+	for k in "$@"; do printf ' %s |' "$k"; done
+	printf '\n%s' "$r"
+	for k in "$@"; do printf -- '---|'; done
+	echo
+}
+
 # ratio_cell KERNEL NAME: "boot1 / boot2 [lowest-highest] verdict".
 ratio_cell() {
 	awk -v n="$2" '$1 == n {
@@ -261,12 +273,7 @@ done
 	echo "loaded over unloaded, inside a table over outside, N tables over 1; the"
 	echo "memory rows are bytes per table."
 	echo
-	printf '| ratio | target |'
-	for k in "$@"; do printf ' %s |' "$k"; done
-	echo
-	printf '|---|---|'
-	for k in "$@"; do printf -- '---|'; done
-	echo
+	table_head '| ratio | target |' '|---|---|' "$@"
 	for n in $(cat "$tmp"/*.spread | awk '$1 !~ /_raw$/ && !seen[$1]++ { print $1 }'); do
 		printf '| `%s` | %s |' "$n" "$(target "$n")"
 		for k in "$@"; do
@@ -287,12 +294,7 @@ done
 	echo "the hooks disarmed, \`outside-armed\` a task outside while another table"
 	echo "lives (hooks armed, each returns at once for a task in no table)."
 	echo
-	printf '| op | hooks on its path | variant |'
-	for k in "$@"; do printf ' %s |' "$k"; done
-	echo
-	printf '|---|---|---|'
-	for k in "$@"; do printf -- '---|'; done
-	echo
+	table_head '| op | hooks on its path | variant |' '|---|---|---|' "$@"
 	for op in setuid getprio fork exec; do
 		case $op in
 		setuid) on="a setresuid pair: alloc_uid (find_user), free_uid, commit_creds, alloc_ucounts, put_ucounts; twice" ;;
