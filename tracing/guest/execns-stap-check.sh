@@ -9,13 +9,8 @@
 S=execns-stap
 ev=/tmp/stap-events.out
 leaks=/tmp/stap-uid_leaks.out
-n=0
-fails=0
-
-result() {	# result CONDITION-STATUS NAME
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
-}
+# The guest's one KTAP writer (ktap_start, ktap_result, ktap_done).
+. /usr/local/lib/execns/lib.sh
 
 # has COUNT "TEXT": the events output has exactly COUNT lines containing TEXT.
 has() {
@@ -33,15 +28,14 @@ wait_tables() {
 	sleep 1
 }
 
-echo "KTAP version 1"
-echo "1..11"
+ktap_start 11
 $S start events && $S start uid_leaks
-result $? "staprun starts the tapset's test script and uid-leaks.stp"
+ktap_result $? "staprun starts the tapset's test script and uid-leaks.stp"
 
 test-uid-workload hold >/tmp/work.out 2>&1
 rc=$?
 sed 's/^/    /' /tmp/work.out
-result $rc "test-uid-workload hold"
+ktap_result $rc "test-uid-workload hold"
 # The finished tables' user_structs go in RCU callbacks, which a loaded
 # TCG guest can delay for seconds: wait until only the held table is left.
 wait_tables 1 300
@@ -59,7 +53,7 @@ sed 's/^/# /' "$leaks"
 
 has 4 'EV execns.call flags=CLONE_NEWUSER filename="/proc/self/exe" ' &&
 	has 4 'EV execns.return result=0 '
-result $? "execns.call: flags by name and filename, execns.return: result, 4 calls"
+ktap_result $? "execns.call: flags by name and filename, execns.return: result, 4 calls"
 
 ok=0
 tables=$(sed -n 's/^# table \([0-9]*\) uids.*/\1/p' /tmp/work.out)
@@ -71,33 +65,33 @@ for t in $tables; do
 	done
 done
 [ -n "$tables" ] || ok=1
-result $ok "tables $(echo $tables): created, each uid allocated and freed once, destroyed"
+ktap_result $ok "tables $(echo $tables): created, each uid allocated and freed once, destroyed"
 
 has 1 "EV execns.table.create id=$held parent=0 " && has 0 "EV execns.table.destroy id=$held " &&
 	has 1 "EV execns.uid.alloc uid=0 table=$held " && has 1 "EV execns.uid.alloc uid=3000 table=$held " &&
 	has 0 "table=$held refs=0"
-result $? "held table $held: created, uids 0 and 3000 allocated, nothing freed"
+ktap_result $? "held table $held: created, uids 0 and 3000 allocated, nothing freed"
 
 has 1 'EV execns.uid.alloc uid=5000 table=0 ' && has 1 'EV execns.uid.free uid=5000 table=0 ' &&
 	! grep -E 'EV execns.uid.(alloc|free) uid=(1000|1001|1002|2000|3000) table=0 ' "$ev"
-result $? "global table: uid 5000 allocated and freed; the module's uids never counted there"
+ktap_result $? "global table: uid 5000 allocated and freed; the module's uids never counted there"
 
 grep -q 'EV execns.uid.find uid=1000 table=[1-9]' "$ev"
-result $? "execns.uid.find: the lookups in the tables"
+ktap_result $? "execns.uid.find: the lookups in the tables"
 
 allocs=$(grep -cE 'EV execns.uid.alloc .* table=[1-9]' "$ev")
 frees=$(grep -cE 'EV execns.uid.free .* table=[1-9]' "$ev")
 [ $((allocs - frees)) -eq "$live" ] && [ "$live" -eq 2 ]
-result $? "module tables: allocs ($allocs) - frees ($frees) = live user_structs in /proc/execns/tables ($live)"
+ktap_result $? "module tables: allocs ($allocs) - frees ($frees) = live user_structs in /proc/execns/tables ($live)"
 
 ! grep -q '^not freed' "$leaks" && grep -q '^uid-leaks: .* 0 not freed$' "$leaks"
-result $? "uid-leaks.stp reports nothing once the workload has ended"
+ktap_result $? "uid-leaks.stp reports nothing once the workload has ended"
 
 # The module tables' events come from tracepoints, table 0's from kprobes.
 ! grep -E 'EV execns\.(call|return|table\.|uid\.[a-z]+ uid=[0-9]+ table=[1-9]).* source=kprobe' "$ev" &&
 	! grep -E 'EV execns\.uid\.[a-z]+ uid=[0-9]+ table=0 .* source=tracepoint' "$ev" &&
 	grep -q 'table=0 .* source=kprobe' "$ev" && grep -q 'table=[1-9].* source=tracepoint' "$ev"
-result $? "source: module tables and execns(2) from tracepoints, table 0 from kprobes"
+ktap_result $? "source: module tables and execns(2) from tracepoints, table 0 from kprobes"
 
 # Nothing lost: stap's own count of probe hits it skipped (a handler that
 # met another on its CPU, a lock it gave up on, a kprobe that missed), each
@@ -116,12 +110,12 @@ explained=$(awk '
 	END { ok = 1; for (s in skipped) if (skipped[s] != free_uid[s]) ok = 0; print ok }' /tmp/stap-stop.out)
 # RCU callbacks are offloaded when rcuo kthreads run.
 if [ "${skipped:-0}" -eq 0 ] && ! grep -qi 'missed' /tmp/stap-stop.out; then
-	result 0 "no probe hit skipped or missed"
+	ktap_result 0 "no probe hit skipped or missed"
 elif [ "${skipped:-0}" -gt 0 ] && ! grep -qs '^rcuo' /proc/[0-9]*/comm && [ "$explained" = 1 ]; then
-	result 0 "no probe hit skipped or missed but $skipped free_uid calls from softirq, which the kprobe missed (no CONFIG_RCU_NOCB_CPU here, so rcu_nocbs=all cannot move RCU callbacks out of softirq)"
+	ktap_result 0 "no probe hit skipped or missed but $skipped free_uid calls from softirq, which the kprobe missed (no CONFIG_RCU_NOCB_CPU here, so rcu_nocbs=all cannot move RCU callbacks out of softirq)"
 else
-	result 1 "no probe hit skipped or missed (skipped: ${skipped:-0}; every one a missed kprobe on free_uid: $explained; kernel arguments: $(cat /proc/cmdline))"
+	ktap_result 1 "no probe hit skipped or missed (skipped: ${skipped:-0}; every one a missed kprobe on free_uid: $explained; kernel arguments: $(cat /proc/cmdline))"
 fi
 
-echo "execns-stap-check: $fails failed"
-[ "$fails" -eq 0 ]
+echo "execns-stap-check: $ktap_failed failed"
+ktap_done

@@ -11,16 +11,8 @@
 # before it exits) and their counts must match the workload's exactly.
 # A tool that does not start here is a skip with its own error message.
 
-n=0
-fails=0
-result() {	# result CONDITION-STATUS NAME
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
-}
-skip() {	# skip NAME REASON
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
+# The guest's one KTAP writer (ktap_start, ktap_result, ktap_done).
+. /usr/local/lib/execns/lib.sh
 
 # expect OUT: the workload's tables and uids, from its output, in $tables,
 # $nuids (user_structs allocated, and freed) and $ntables.
@@ -37,8 +29,7 @@ perf_count() {
 
 # The tools, as this guest has them (the kernel's own suites').
 perf_v=$(perf --version 2>/dev/null | head -n 1) bt_v=$(bpftrace --version 2>/dev/null | head -n 1)
-echo "KTAP version 1"
-echo "1..7"
+ktap_start 7
 echo "# ${perf_v:-no perf}; ${bt_v:-no bpftrace}"
 echo 'test-uid-workload >/tmp/work-bt.out 2>&1' >/tmp/work-bt.sh
 
@@ -59,7 +50,7 @@ for d in /sys/kernel/tracing/events/execns/*/; do
 	ev=$(basename "$d")
 	grep -q "^execns:$ev " /root/recipes/fields || { echo "# execns:$ev is not in docs/tracing.md's table"; ok=1; }
 done
-result $ok "docs/tracing.md's tracepoint table: each of the $events events' fields as its format file names them"
+ktap_result $ok "docs/tracing.md's tracepoint table: each of the $events events' fields as its format file names them"
 
 # --- the tracefs recipe, as written ---
 execns-trace tracefs >/tmp/tracefs.log 2>&1
@@ -72,12 +63,12 @@ t=/tmp/trace-tracefs.out
 	grep -qE 'uid_alloc: uid=0 table=[0-9]+ refs=[0-9]+ epoll_watches=0 pipe_bufs=0 unix_inflight=0 locked_vm=0 watches=0 user=' $t &&
 	grep -qE 'execns_return: pid=[0-9]+ result=0 duration_ns=[0-9]+$' $t &&
 	grep -qx '0' $t
-result $? "tracefs recipe: execns_call, table_create, uid_alloc and execns_return with result=0 in the trace, and id -u printed 0 (exit $rc)"
+ktap_result $? "tracefs recipe: execns_call, table_create, uid_alloc and execns_return with result=0 in the trace, and id -u printed 0 (exit $rc)"
 
 # --- perf: the recipe, as written ---
 if ! command -v perf >/dev/null; then
-	skip "perf recipe: perf stat -e 'execns:*'" "no perf in this guest"
-	skip "perf recipe: ucounts" "no perf in this guest"
+	ktap_result SKIP "perf recipe: perf stat -e 'execns:*'" "no perf in this guest"
+	ktap_result SKIP "perf recipe: ucounts" "no perf in this guest"
 elif ! execns-trace perf >/tmp/perf.log 2>&1 ||
 	[ -z "$(perf_count uid_alloc)" ]; then
 	sed 's/^/# /' /tmp/perf.log
@@ -85,11 +76,11 @@ elif ! execns-trace perf >/tmp/perf.log 2>&1 ||
 	# Anything else (an event missing, the workload failing) is a failure.
 	reason=$(grep -viE '^#|^ *$|^ok |^not ok |^1\.\.|KTAP|execns:' /tmp/trace-perf.out | head -n 1)
 	if ! grep -q 'execns:' /tmp/trace-perf.out 2>/dev/null && [ -n "$reason" ]; then
-		skip "perf recipe: perf stat -e 'execns:*'" "perf does not run here: $reason"
-		skip "perf recipe: ucounts" "perf does not run here"
+		ktap_result SKIP "perf recipe: perf stat -e 'execns:*'" "perf does not run here: $reason"
+		ktap_result SKIP "perf recipe: ucounts" "perf does not run here"
 	else
-		result 1 "perf recipe: perf stat -a -x, -e 'execns:*' -- test-uid-workload"
-		result 1 "perf recipe: ucounts"
+		ktap_result 1 "perf recipe: perf stat -a -x, -e 'execns:*' -- test-uid-workload"
+		ktap_result 1 "perf recipe: ucounts"
 	fi
 else
 	sed 's/^/# /' /tmp/perf.log
@@ -99,22 +90,22 @@ else
 	echo "# expected: $ntables tables, $nuids user_structs"
 	[ "$ntables" -eq 3 ] && [ "$a" = "$nuids" ] && [ "$f" = "$nuids" ] &&
 		[ "$tc" = "$ntables" ] && [ "$td" = "$ntables" ] && [ "$c" = "$ntables" ] && [ "$r" = "$ntables" ]
-	result $? "perf recipe: uid_alloc $a, uid_free $f (want $nuids), table_create $tc, table_destroy $td, execns_call $c, execns_return $r (want $ntables)"
+	ktap_result $? "perf recipe: uid_alloc $a, uid_free $f (want $nuids), table_create $tc, table_destroy $td, execns_call $c, execns_return $r (want $ntables)"
 	ua=$(perf_count ucounts_alloc) uf=$(perf_count ucounts_free)
 	[ "${ua:-0}" -gt 0 ] && [ "$ua" = "$uf" ]
-	result $? "perf recipe: ucounts_alloc $ua = ucounts_free $uf, not 0"
+	ktap_result $? "perf recipe: ucounts_alloc $ua = ucounts_free $uf, not 0"
 fi
 
 # --- bpftrace ---
 if ! command -v bpftrace >/dev/null; then
-	skip "bpftrace recipe: tracing/recipes/uidacct.bt" "no bpftrace in this guest"
-	skip "bpftrace recipe: tables" "no bpftrace in this guest"
+	ktap_result SKIP "bpftrace recipe: tracing/recipes/uidacct.bt" "no bpftrace in this guest"
+	ktap_result SKIP "bpftrace recipe: tables" "no bpftrace in this guest"
 elif [ ! -e /sys/kernel/btf/vmlinux ]; then
 	# bpftrace parses tracepoint arguments from BTF ("BTF is required
 	# for parsing tracepoint arguments"), which the debug kernel is built
 	# without; started anyway, it spent its TCG start-up on that message.
-	skip "bpftrace recipe: tracing/recipes/uidacct.bt" "no kernel BTF (/sys/kernel/btf/vmlinux): bpftrace cannot parse tracepoint arguments without it"
-	skip "bpftrace recipe: tables" "no kernel BTF"
+	ktap_result SKIP "bpftrace recipe: tracing/recipes/uidacct.bt" "no kernel BTF (/sys/kernel/btf/vmlinux): bpftrace cannot parse tracepoint arguments without it"
+	ktap_result SKIP "bpftrace recipe: tables" "no kernel BTF"
 else
 	execns-trace bpftrace /tmp/work-bt.sh /tmp/trace-bt.out >/tmp/bt.log 2>&1
 	rc=$?
@@ -123,8 +114,8 @@ else
 	if [ $rc -eq 125 ]; then
 		# A start-up failure with BTF there (a script a bpftrace version
 		# refuses, a verifier error) is a failure, not a skip.
-		result 1 "bpftrace recipe: tracing/recipes/uidacct.bt starts: ${reason:-see the log above}"
-		result 1 "bpftrace recipe: tables (bpftrace did not start)"
+		ktap_result 1 "bpftrace recipe: tracing/recipes/uidacct.bt starts: ${reason:-see the log above}"
+		ktap_result 1 "bpftrace recipe: tables (bpftrace did not start)"
 	else
 		expect /tmp/work-bt.out
 		# uidacct.bt's last report (END's), from its "uidacct:" line:
@@ -161,9 +152,9 @@ else
 		grep -qs '^rcuo' /proc/[0-9]*/comm || in_softirq=1
 		if [ $ok -ne 0 ] && [ $rc -eq 0 ] && [ "$ntables" -eq 3 ] && [ "$rows" -eq "$nuids" ] && [ "$bad" -gt 0 ] &&
 			[ "$bad" -le "${misses:-0}" ] && [ $in_softirq -eq 1 ]; then
-			result 0 "bpftrace recipe: each of the $nuids (table, uid) allocated once and freed once, but for $bad events BPF dropped ($misses recursion misses; RCU callbacks run in softirq here)"
+			ktap_result 0 "bpftrace recipe: each of the $nuids (table, uid) allocated once and freed once, but for $bad events BPF dropped ($misses recursion misses; RCU callbacks run in softirq here)"
 		else
-			result $ok "bpftrace recipe: each of the $nuids (table, uid) allocated once and freed once ($rows in the last report)"
+			ktap_result $ok "bpftrace recipe: each of the $nuids (table, uid) allocated once and freed once ($rows in the last report)"
 		fi
 		# The last report's counts; short of $ntables by at most the
 		# misses, in all, where events can be dropped.
@@ -171,13 +162,13 @@ else
 		destroyed=$(sed -n 's/^tables created [0-9]* destroyed \([0-9]*\)$/\1/p' /tmp/trace-bt.out | tail -n 1)
 		created=${created:--1} destroyed=${destroyed:--1}
 		if [ "$created" -eq "$ntables" ] && [ "$destroyed" -eq "$ntables" ]; then
-			result 0 "bpftrace recipe: $ntables tables created and destroyed"
+			ktap_result 0 "bpftrace recipe: $ntables tables created and destroyed"
 		elif [ "$created" -ge 0 ] && [ "$created" -le "$ntables" ] && [ "$destroyed" -ge 0 ] &&
 			[ "$destroyed" -le "$ntables" ] &&
 			[ $((2 * ntables - created - destroyed)) -le "${misses:-0}" ] && [ $in_softirq -eq 1 ]; then
-			result 0 "bpftrace recipe: $ntables tables created and destroyed, but for events BPF dropped ($misses recursion misses; RCU callbacks run in softirq here)"
+			ktap_result 0 "bpftrace recipe: $ntables tables created and destroyed, but for events BPF dropped ($misses recursion misses; RCU callbacks run in softirq here)"
 		else
-			result 1 "bpftrace recipe: $ntables tables created and destroyed (last report: created $created destroyed $destroyed)"
+			ktap_result 1 "bpftrace recipe: $ntables tables created and destroyed (last report: created $created destroyed $destroyed)"
 		fi
 	fi
 fi
@@ -194,11 +185,11 @@ fi
 # kernel's own free_uid().
 fexit_name="bpftrace fexit:free_uid attached while no table lives"
 if ! command -v bpftrace >/dev/null || [ ! -e /sys/kernel/btf/vmlinux ]; then
-	skip "$fexit_name" "no bpftrace or no kernel BTF in this guest"
+	ktap_result SKIP "$fexit_name" "no bpftrace or no kernel BTF in this guest"
 elif [ ! -e /proc/sys/net/core/bpf_jit_enable ]; then
 	# BPF trampolines are JIT-compiled (Debian's s390x kernels are built
 	# for z10, without CONFIG_BPF_JIT).
-	skip "$fexit_name" "this kernel has no BPF JIT, so no BPF trampoline (fexit) can sit on free_uid"
+	ktap_result SKIP "$fexit_name" "this kernel has no BPF JIT, so no BPF trampoline (fexit) can sit on free_uid"
 else
 	printf '%s\n' 'kretfunc:free_uid { @frees = count(); }' 'interval:s:1 { printf("attached\n"); }' >/tmp/fexit.bt
 	: >/tmp/fexit.out
@@ -215,9 +206,9 @@ else
 		sed 's/^/# /' /tmp/fexit.out
 		# Only a kernel that cannot do it is a skip.
 		if grep -qi 'not supported' /tmp/fexit.out; then
-			skip "$fexit_name" "bpftrace cannot attach fexit here: $(grep -i 'not supported' /tmp/fexit.out | head -n 1)"
+			ktap_result SKIP "$fexit_name" "bpftrace cannot attach fexit here: $(grep -i 'not supported' /tmp/fexit.out | head -n 1)"
 		else
-			result 1 "$fexit_name: bpftrace did not attach (its output above)"
+			ktap_result 1 "$fexit_name: bpftrace did not attach (its output above)"
 		fi
 	elif [ "$(uname -m)" = s390x ]; then
 		execns -t true >/tmp/fexit-cli.out 2>&1
@@ -227,7 +218,7 @@ else
 		sed 's/^/# /' /tmp/fexit-cli.out
 		[ $rc -eq 125 ] && grep -qi 'busy' /tmp/fexit-cli.out &&
 			dmesg | grep -q 'cannot hook free_uid: a BPF trampoline'
-		result $? "$fexit_name: on s390x a new table is EBUSY, the module says why (execns -t exit $rc)"
+		ktap_result $? "$fexit_name: on s390x a new table is EBUSY, the module says why (execns -t exit $rc)"
 	else
 		test-uid-workload >/tmp/work-fexit.out 2>&1
 		rc=$?
@@ -236,9 +227,9 @@ else
 		sed 's/^/# /' /tmp/fexit.out
 		frees=$(sed -n 's/^@frees: \([0-9]*\)$/\1/p' /tmp/fexit.out)
 		[ $rc -eq 0 ] && [ "${frees:-0}" -gt 0 ]
-		result $? "$fexit_name: the workload's tables come and go (exit $rc), fexit saw ${frees:-no} free_uid calls"
+		ktap_result $? "$fexit_name: the workload's tables come and go (exit $rc), fexit saw ${frees:-no} free_uid calls"
 	fi
 fi
 
-echo "execns-trace-check: $fails failed"
-[ "$fails" -eq 0 ]
+echo "execns-trace-check: $ktap_failed failed"
+ktap_done
