@@ -47,6 +47,12 @@ have_any EXECNS_HAVE_FTRACE_REGS_GET_ARGUMENT '(^|[[:space:]])ftrace_regs_get_ar
 have_any EXECNS_HAVE_FTRACE_REGS_SET_IP '(^|[[:space:]])ftrace_regs_set_instruction_pointer\(' \
 	"arch/$arch/include/asm/ftrace.h"
 
+# x86's switch dispatchers, declared with the signature slot.c calls them
+# with (6.1 stable and 6.12; absent from 7.x's headers, where slot.c does
+# not call them).
+have_any EXECNS_HAVE_SYS_CALL_SWITCH 'long x64_sys_call\(const struct pt_regs \*[a-z]*, unsigned int nr\)' \
+	"arch/$arch/include/asm/syscall.h"
+
 # free_nrs NAME FILE: the numbers the dispatcher of this very kernel build
 # hands to sys_ni_syscall (its switch or table is generated from FILE, one
 # "__SYSCALL(nr, sym)" line per number), as a list.

@@ -193,6 +193,17 @@ typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
 #define execns_ftrace_regs_set_ip(fregs, ip) ftrace_instruction_pointer_set(fregs, ip)
 #endif
 
+/*
+ * x86's x64_sys_call()/ia32_sys_call(), which slot.c calls once at load to
+ * see where an unused number goes: only where the headers declare them
+ * with that signature.
+ */
+#ifdef EXECNS_HAVE_SYS_CALL_SWITCH
+#define EXECNS_SYS_CALL_SWITCH	true
+#else
+#define EXECNS_SYS_CALL_SWITCH	false
+#endif
+
 /* The per-user ucount limits that exist only with their config option. */
 #ifdef CONFIG_INOTIFY_USER
 #define execns_uc_inotify_instances(uc) atomic_long_read(&(uc)->ucount[UCOUNT_INOTIFY_INSTANCES])

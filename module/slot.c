@@ -13,6 +13,14 @@
  * The names, registers and default numbers are the architecture's
  * (execns-arch.h).
  *
+ * Where the compiler inlined ni_syscall into x86's switch dispatcher
+ * (clang's LTO makes x64_sys_call() return -ENOSYS itself for a number
+ * without a syscall), no number reaches ni_syscall.  At load the module
+ * therefore calls the dispatcher once for its number (execns_slot_test());
+ * where the probe on ni_syscall does not see that call, it moves to the
+ * dispatcher's entry, whose first argument is the same pt_regs, and sees
+ * every syscall of that ABI from then on.
+ *
  * Unload safety: the pre-handler runs with preemption off, so once
  * unregister_kprobe() has returned no new call can enter.  A call already
  * redirected holds a module reference taken in the pre-handler and dropped
@@ -65,11 +73,19 @@ static long execns_compat_entry(const struct pt_regs *regs)
  * chosen for one ABI never routes a caller of the other into the wrong
  * entry.
  */
+static const struct pt_regs *execns_slot_test_regs;	/* set by init only */
+static bool execns_slot_test_seen;
+
 static int execns_slot_redirect(struct pt_regs *regs, bool compat, unsigned int nr,
 				void *entry)
 {
 	const struct pt_regs *uregs = (const struct pt_regs *)execns_arch_probe_arg0(regs);
 
+	/* execns_slot_test()'s call: noted, and left to return -ENOSYS. */
+	if (unlikely(uregs == READ_ONCE(execns_slot_test_regs))) {
+		WRITE_ONCE(execns_slot_test_seen, true);
+		return 0;
+	}
 	if (execns_arch_in_compat_syscall() != compat ||
 	    execns_arch_syscall_nr(uregs) != nr || !try_module_get(THIS_MODULE))
 		return 0;
@@ -162,6 +178,56 @@ static int execns_slot_register(struct kprobe *kp)
 	return ret;
 }
 
+/*
+ * Whether a probe sees a call of the (@compat) dispatcher for number @nr:
+ * one call with a pt_regs of our own, which the pre-handler recognises and
+ * lets through (the number is free: ni_syscall, or the dispatcher's own
+ * default, returns -ENOSYS).  Init only, so the two statics need no lock; other
+ * CPUs' syscalls pass the pre-handler's pointer compare.
+ */
+static bool execns_slot_test(bool compat, unsigned int nr)
+{
+	struct pt_regs regs = { };
+
+	WRITE_ONCE(execns_slot_test_seen, false);
+	WRITE_ONCE(execns_slot_test_regs, &regs);
+	if (compat)	/* static calls: direct, as everything the module calls */
+		execns_call(compat_dispatch)(&regs, nr);
+	else
+		execns_call(dispatch)(&regs, nr);
+	WRITE_ONCE(execns_slot_test_regs, NULL);
+	return READ_ONCE(execns_slot_test_seen);
+}
+
+/*
+ * Register @kp on ni_syscall; where the ABI's switch dispatcher exists
+ * (@have; x86: @name) and its call for @nr does not reach the probe there,
+ * move the probe to the dispatcher, with one line saying so, and check it.
+ */
+static int execns_slot_arm(struct kprobe *kp, const char *abi, bool compat, bool have,
+			   const char *name, unsigned int nr)
+{
+	const char *ni = kp->symbol_name;
+	int ret;
+
+	ret = execns_slot_register(kp);
+	if (ret || !have || execns_slot_test(compat, nr))
+		return ret;
+	unregister_kprobe(kp);
+	pr_notice("%s syscall %u: %s never calls %s (the compiler inlined it: LTO); probing %s, which every %s syscall passes\n",
+		  abi, nr, name, ni, name, abi);
+	kp->symbol_name = name;		/* registered afresh */
+	kp->addr = NULL;
+	kp->flags = 0;
+	ret = execns_slot_register(kp);
+	if (ret || execns_slot_test(compat, nr))
+		return ret;
+	unregister_kprobe(kp);
+	pr_err("%s syscall %u reaches neither %s nor a probe on %s: no number would reach execns\n",
+	       abi, nr, ni, name);
+	return -EOPNOTSUPP;
+}
+
 int execns_slot_init(void)
 {
 	int ret;
@@ -182,10 +248,13 @@ int execns_slot_init(void)
 			return ret;
 	}
 
-	ret = execns_slot_register(&execns_native_probe);
+	ret = execns_slot_arm(&execns_native_probe, EXECNS_ARCH_NAME, false,
+			      execns_have(dispatch), EXECNS_ARCH_DISPATCH, execns_syscall_nr);
 	if (ret || !EXECNS_ARCH_HAS_COMPAT)
 		return ret;
-	ret = execns_slot_register(&execns_compat_probe);
+	ret = execns_slot_arm(&execns_compat_probe, EXECNS_ARCH_COMPAT_NAME, true,
+			      execns_have(compat_dispatch), EXECNS_ARCH_COMPAT_DISPATCH,
+			      execns_compat_syscall_nr);
 	if (ret)
 		goto unregister_native;
 	return 0;

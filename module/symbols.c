@@ -20,6 +20,8 @@ struct execns_syms execns_syms;
 DEFINE_STATIC_CALL_NULL(execns_sys_execve, execns_syscall_t);
 DEFINE_STATIC_CALL_NULL(execns_compat_sys_execve, execns_syscall_t);
 DEFINE_STATIC_CALL_NULL(execns_sys_close_range, execns_syscall_t);
+DEFINE_STATIC_CALL_NULL(execns_dispatch, execns_dispatch_t);
+DEFINE_STATIC_CALL_NULL(execns_compat_dispatch, execns_dispatch_t);
 DEFINE_STATIC_CALL_NULL(execns_unshare_nsproxy_namespaces, execns_unshare_ns_t);
 DEFINE_STATIC_CALL_NULL(execns_switch_task_namespaces, execns_switch_ns_t);
 DEFINE_STATIC_CALL_NULL(execns_free_nsproxy, execns_free_ns_t);
@@ -51,6 +53,8 @@ static const struct execns_func_entry execns_func_table[] = {
 	/* A kernel without compat callers has no compat entries. */
 	FN(compat_sys_execve, EXECNS_ARCH_COMPAT_SYS_EXECVE, !EXECNS_ARCH_HAS_COMPAT),
 	FN(sys_close_range, EXECNS_ARCH_SYS_CLOSE_RANGE, false),
+	FN(dispatch, EXECNS_SYS_CALL_SWITCH ? EXECNS_ARCH_DISPATCH : NULL, true),
+	FN(compat_dispatch, EXECNS_SYS_CALL_SWITCH ? EXECNS_ARCH_COMPAT_DISPATCH : NULL, true),
 	FN(unshare_nsproxy_namespaces, "unshare_nsproxy_namespaces", false),
 	FN(switch_task_namespaces, "switch_task_namespaces", false),
 	FN(free_nsproxy, EXECNS_FREE_NSPROXY_SYMBOL, false),
@@ -151,7 +155,8 @@ int execns_symbols_init(void)
 		*d->addr = (const void *)addr;
 	}
 	for (f = execns_func_table; f < execns_func_table + ARRAY_SIZE(execns_func_table); f++) {
-		addr = execns_lookup(f->name, f->optional);
+		/* (NULL: not on this architecture or kernel) */
+		addr = f->name ? execns_lookup(f->name, f->optional) : 0;
 		if (!addr && !f->optional)
 			return -ENOENT;
 		if (addr)

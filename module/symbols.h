@@ -33,6 +33,7 @@ struct ucounts;
 struct ftrace_ops;
 
 typedef long execns_syscall_t(const struct pt_regs *regs);
+typedef long execns_dispatch_t(const struct pt_regs *regs, unsigned int nr);
 typedef int execns_unshare_ns_t(unsigned long flags, struct nsproxy **new_nsp,
 				struct cred *new_cred, struct fs_struct *new_fs);
 typedef void execns_switch_ns_t(struct task_struct *tsk, struct nsproxy *new);
@@ -49,6 +50,9 @@ typedef int execns_kallsyms_size_t(unsigned long addr, unsigned long *size,
 DECLARE_STATIC_CALL(execns_sys_execve, execns_syscall_t);
 DECLARE_STATIC_CALL(execns_compat_sys_execve, execns_syscall_t);
 DECLARE_STATIC_CALL(execns_sys_close_range, execns_syscall_t);
+/* x86's switch dispatchers, where declared (compat.h); slot.c's self-test. */
+DECLARE_STATIC_CALL(execns_dispatch, execns_dispatch_t);
+DECLARE_STATIC_CALL(execns_compat_dispatch, execns_dispatch_t);
 DECLARE_STATIC_CALL(execns_unshare_nsproxy_namespaces, execns_unshare_ns_t);
 DECLARE_STATIC_CALL(execns_switch_task_namespaces, execns_switch_ns_t);
 /* Frees an nsproxy never installed in a task; see compat.h. */

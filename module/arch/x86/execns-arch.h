@@ -37,6 +37,14 @@
 
 #define EXECNS_ARCH_SYS_NI_SYSCALL	"__x64_sys_ni_syscall"
 #define EXECNS_ARCH_COMPAT_SYS_NI_SYSCALL "__ia32_sys_ni_syscall"
+/*
+ * The switch dispatchers (6.9 on; absent before).  Where a compiler
+ * inlined ni_syscall's "return -ENOSYS" into one (clang's LTO does: the
+ * two are in different files), no unused number reaches ni_syscall, and
+ * the slot probes the dispatcher instead (slot.c).
+ */
+#define EXECNS_ARCH_DISPATCH		"x64_sys_call"
+#define EXECNS_ARCH_COMPAT_DISPATCH	"ia32_sys_call"
 #define EXECNS_ARCH_SYS_EXECVE		"__x64_sys_execve"
 #define EXECNS_ARCH_COMPAT_SYS_EXECVE	"__ia32_compat_sys_execve"
 #define EXECNS_ARCH_SYS_CLOSE_RANGE	"__x64_sys_close_range"
