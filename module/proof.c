@@ -450,11 +450,10 @@ static bool execns_proof_config(void)
 {
 	bool ok = true;
 
-	if (EXECNS_PROOF_LTO) {
+	if (EXECNS_PROOF_LTO)
 		execns_proof_line(false, "config: CONFIG_LTO_CLANG: the linker may have inlined a hooked function into a caller in any file, and the proof knows same-file callers only");
-	} else {
+	else
 		execns_proof_line(true, "config: no link-time optimisation: calls into another file are never inlined");
-	}
 	if (!EXECNS_PROOF_RELEASE) {
 		execns_proof_line(false, "config: %s is not a release whose callers the proof lists (%s; module/compat.h)",
 				  init_utsname()->release, EXECNS_PROOF_RELEASES);
