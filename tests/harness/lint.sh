@@ -145,9 +145,9 @@ versions_match() {
 parts=${LINT_PARTS:-all}
 deb_kernels=("$@")
 case $parts in
-all) plan=$(( $# * 5 + 6 )) ;;
+all) plan=$(( $# * 5 + 7 )) ;;
 kernels) plan=$(( $# * 5 )) ;;
-common) plan=6; set -- ;;
+common) plan=7; set -- ;;
 *) die "lint.sh: LINT_PARTS must be all, kernels or common, not '$parts'" ;;
 esac
 

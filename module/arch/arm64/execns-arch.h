@@ -45,9 +45,12 @@
 #define EXECNS_ARCH_SYS_NI_SYSCALL	"__arm64_sys_ni_syscall"
 /* The same function fills the holes of the compat table. */
 #define EXECNS_ARCH_COMPAT_SYS_NI_SYSCALL "__arm64_sys_ni_syscall"
-/* Dispatch is an indirect call through the tables: never inlined. */
-#define EXECNS_ARCH_DISPATCH		NULL
-#define EXECNS_ARCH_COMPAT_DISPATCH	NULL
+/*
+ * No switch dispatcher: dispatch is an indirect call through the tables,
+ * which no compiler inlines (slot.c never uses these names here).
+ */
+#define EXECNS_ARCH_DISPATCH		"-"
+#define EXECNS_ARCH_COMPAT_DISPATCH	"-"
 #define EXECNS_ARCH_SYS_EXECVE		"__arm64_sys_execve"
 #define EXECNS_ARCH_COMPAT_SYS_EXECVE	"__arm64_compat_sys_execve"
 #define EXECNS_ARCH_SYS_CLOSE_RANGE	"__arm64_sys_close_range"

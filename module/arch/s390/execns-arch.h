@@ -41,9 +41,12 @@
 
 #define EXECNS_ARCH_SYS_NI_SYSCALL	"__s390x_sys_ni_syscall"
 #define EXECNS_ARCH_COMPAT_SYS_NI_SYSCALL "__s390_sys_ni_syscall"
-/* Dispatch is an indirect call through the tables: never inlined. */
-#define EXECNS_ARCH_DISPATCH		NULL
-#define EXECNS_ARCH_COMPAT_DISPATCH	NULL
+/*
+ * No switch dispatcher: dispatch is an indirect call through the tables,
+ * which no compiler inlines (slot.c never uses these names here).
+ */
+#define EXECNS_ARCH_DISPATCH		"-"
+#define EXECNS_ARCH_COMPAT_DISPATCH	"-"
 #define EXECNS_ARCH_SYS_EXECVE		"__s390x_sys_execve"
 #define EXECNS_ARCH_COMPAT_SYS_EXECVE	"__s390_compat_sys_execve"
 #define EXECNS_ARCH_SYS_CLOSE_RANGE	"__s390x_sys_close_range"
