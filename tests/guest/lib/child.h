@@ -166,7 +166,7 @@ static inline void child_reap(pid_t pid, struct child *c)
 static inline int child_start(struct child *c, int how, unsigned int secs,
 			      int (*fn)(void *), void *arg)
 {
-	int p[2];
+	int p[2], ret;
 	pid_t pid;
 
 	memset(c, 0, sizeof(*c));
@@ -184,7 +184,10 @@ static inline int child_start(struct child *c, int how, unsigned int secs,
 		/* fn may count or fill the descriptor table: only 0-2 are ours */
 		close(p[0]);
 		close(p[1]);
-		_exit(fn(arg));
+		ret = fn(arg);
+		/* what fn printed reaches the pipe, as from exit() */
+		fflush(NULL);
+		_exit(ret);
 	}
 	close(p[1]);
 	if (pid < 0) {
