@@ -212,7 +212,9 @@ static inline bool child_read_until(struct child *c, const char *stop)
 /*
  * The end of child_start() for a CHILD_LIVE child (done at once for any
  * other): read its output to EOF, pass its "# " lines on, and reap it
- * (unless CHILD_BACKGROUND), first noting its name with CHILD_COMM.
+ * (unless CHILD_BACKGROUND), first noting its name with CHILD_COMM.  A test
+ * that read and closed c->out itself (more output than c->text holds) sets
+ * it to -1 first.
  */
 static inline void child_finish(struct child *c)
 {
