@@ -120,20 +120,11 @@ static int failing_execns(unsigned int *seed)
 	return 0;
 }
 
-/* In a child: become uid *arg for good. */
-static int become(void *arg)
-{
-	uid_t u = *(uid_t *)arg;
-
-	return setresuid(u, u, u) ? 1 : 0;
-}
-
 /* setuid churn in whatever table we are in: alloc_uid/free_uid. */
 static int setuid_churn(unsigned int *seed)
 {
 	for (int i = 0; i < 8; i++) {
 		uid_t u = 1000 + rnd(seed) % 16;
-		struct child c;
 
 		if (setresuid(u, u, 0) || setresuid(0, 0, 0)) {
 			printf("# setresuid: %s\n", strerror(errno));
@@ -141,7 +132,7 @@ static int setuid_churn(unsigned int *seed)
 		}
 		/* a child that drops to the uid for good and exits */
 		if (i % 4 == 0)
-			child_start(&c, 0, CHILD_TIMEOUT, become, &u);
+			child_as_uid(u);
 	}
 	return 0;
 }

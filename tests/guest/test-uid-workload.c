@@ -15,26 +15,11 @@
 
 #define NR_TABLES 3
 
-static int become(void *arg)
-{
-	uid_t uid = *(uid_t *)arg;
-
-	return setresuid(uid, uid, uid) ? 1 : 0;
-}
-
-/* A child that becomes uid and ends: 0 if it could. */
-static int set_uid(uid_t uid)
-{
-	struct child c;
-
-	return !child_start(&c, 0, CHILD_TIMEOUT, become, &uid) && child_ok(&c) ? 0 : -1;
-}
-
 /* In table i: print its id, then the setuid()s and the lookup. */
 static int work(int i)
 {
 	child_putl("self", read_long("/proc/execns/self"));
-	if (set_uid(1000 + i) || set_uid(2000))
+	if (child_as_uid(1000 + i) || child_as_uid(2000))
 		return 1;
 	/* Found or not, depending on whether the child's credentials are gone yet. */
 	getpriority(PRIO_USER, 1000 + i);
@@ -112,7 +97,7 @@ int main(int argc, char **argv)
 		ksft_print_msg("table %ld uids 0 %d 2000\n", t, 1000 + i);
 	}
 	ksft_test_result(ok, "%d tables: setuid() to two uids and a lookup in each", NR_TABLES);
-	ksft_test_result(!set_uid(5000), "setuid(5000) in the global table");
+	ksft_test_result(!child_as_uid(5000), "setuid(5000) in the global table");
 	for (int i = 0; i < 100 && execns_stat("tables") > 0; i++)
 		usleep(50000);
 	tables_left = execns_stat("tables");

@@ -20,6 +20,7 @@
  *					execv() a program, capturing its output
  *   child_spawn(argv, how, secs, c)	execv() a program, as child_start()
  *   spawn_report() (report.h)		execns() into the "report" mode
+ *   child_as_uid(uid)		a child that becomes uid and ends
  *   child_hold(uid, fn, arg)		a child that builds something and
  *					keeps it until child_kill()
  *
@@ -424,6 +425,24 @@ static inline int child_spawn(char *const argv[], int how, unsigned int secs, st
 	struct child_prog pr = { argv, NULL, NULL };
 
 	return child_start(c, how, secs, child_prog_main, &pr);
+}
+
+static inline int child_become(void *arg)
+{
+	uid_t uid = *(uid_t *)arg;
+
+	return setresuid(uid, uid, uid) ? 1 : 0;
+}
+
+/*
+ * A child that becomes uid for good (setresuid) and ends: its user_struct
+ * made and dropped in the caller's uid table.  0 if it could.
+ */
+static inline int child_as_uid(uid_t uid)
+{
+	struct child c;
+
+	return !child_start(&c, 0, CHILD_TIMEOUT, child_become, &uid) && child_ok(&c) ? 0 : -1;
 }
 
 /* ------------------------------------------------------------ holding */
