@@ -223,6 +223,10 @@ static double exec_sample(enum how how, int flags)
 	if (pipe(p))
 		die("pipe");
 	*shared_t0 = 0;
+	/*
+	 * fork() by hand: two anchors time fork/clone itself, and
+	 * child_start()'s pipe and flush would sit inside the others' interval.
+	 */
 	if (how == CLONE_EXECVE || how == FORK_EXECNS) {
 		t0 = now_ns();
 		pid = how == CLONE_EXECVE ?
@@ -317,6 +321,7 @@ static double op_sample(enum op op)
 	for (int i = 0; i < op_batch[op]; i++) {
 		switch (op) {
 		case OP_FORK:
+			/* fork() by hand: it is what this op times */
 			pid = fork();
 			if (pid == 0)
 				_exit(0);
@@ -337,6 +342,7 @@ static double op_sample(enum op op)
 			syscall(SYS_getppid);
 			break;
 		case OP_EXEC:
+			/* fork() by hand: it is timed with the exec */
 			pid = fork();
 			if (pid == 0) {
 				int fd = open("/dev/null", O_WRONLY);
@@ -365,42 +371,48 @@ static int loop_main(int mask, int count)
 	return 0;
 }
 
+struct worker_exec {
+	int flags;
+	char **argv;
+};
+
+static int worker_exec(void *arg)
+{
+	const struct worker_exec *w = arg;
+
+	if (w->flags < 0)
+		execve(SELF, w->argv, environ);
+	else
+		execns(w->flags, SELF, w->argv, environ);
+	return 127;
+}
+
 /* Run a worker via execve (flags < 0) or execns(flags); add its samples. */
 static void run_worker(int flags, int mask, int count, struct series *s)
 {
 	char cnt[16], msk[16], line[128], name[32];
 	char *argv[] = { SELF, "loop", msk, cnt, NULL };
-	int p[2], status;
+	struct worker_exec w = { flags, argv };
+	struct child c;
 	double v;
 	FILE *f;
-	pid_t pid;
 
 	snprintf(msk, sizeof(msk), "%d", mask);
 	snprintf(cnt, sizeof(cnt), "%d", count);
-	if (pipe(p))
-		die("pipe");
-	pid = fork();
-	if (pid == 0) {
-		dup2(p[1], 1);
-		close(p[0]);
-		close(p[1]);
-		if (flags < 0)
-			execve(SELF, argv, environ);
-		else
-			execns(flags, SELF, argv, environ);
-		_exit(127);
-	}
-	close(p[1]);
-	f = fdopen(p[0], "r");
+	if (child_start(&c, CHILD_STDOUT | CHILD_LIVE, 0, worker_exec, &w))
+		die("fork");
+	/* more lines than c.text holds: read here, line by line */
+	f = fdopen(c.out, "r");
 	while (fgets(line, sizeof(line), f))
 		if (sscanf(line, "%31s %lf", name, &v) == 2)
 			for (int op = 0; op < NR_OPS; op++)
 				if (!strcmp(name, op_names[op]))
 					add(&s[op], v);
 	fclose(f);
-	waitpid(pid, &status, 0);
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		printf("bench: worker (flags %d) exited with status %#x\n", flags, status);
+	c.out = -1;
+	child_finish(&c);
+	if (!child_ok(&c))
+		printf("bench: worker (flags %d) exited with status %#x\n", flags, c.status);
 }
 
 /* --- keeping uid tables alive cheaply --- */

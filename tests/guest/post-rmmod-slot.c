@@ -38,10 +38,10 @@
 /* abi31-caller's calls through the default 31-bit slot: all ENOSYS. */
 static void test_abi31(void)
 {
-	char out[256] = "", nr[16];
-	int p[2], status = -1;
+	char out[256], nr[16];
+	char *argv[] = { "/usr/local/bin/abi31-caller", nr, "67108864", "/bin/true", "true", NULL };
 	bool ok;
-	pid_t pid;
+	int code;
 
 	if (!kernel_has_compat()) {
 		ksft_test_result_code(KSFT_SKIP, "s390 (31-bit) caller",
@@ -49,24 +49,9 @@ static void test_abi31(void)
 		return;
 	}
 	snprintf(nr, sizeof(nr), "%d", SLOT31);
-	if (pipe(p)) {
-		ksft_test_result_fail("s390 (31-bit): pipe: errno %d", errno);
-		return;
-	}
-	pid = fork();
-	if (pid == 0) {
-		dup2(p[1], 1);
-		execl("/usr/local/bin/abi31-caller", "abi31-caller", nr, "67108864", "/bin/true",
-		      "true", (char *)NULL);
-		_exit(98);
-	}
-	close(p[1]);
-	read_all(p[0], out, sizeof(out));
-	close(p[0]);
-	waitpid(pid, &status, 0);
+	code = child_exec(argv, CHILD_STDOUT, NULL, NULL, CHILD_TIMEOUT, out, sizeof(out));
 	/* Decided before strtok() cuts the output at its first line. */
-	ok = WIFEXITED(status) && WEXITSTATUS(status) == 99 &&
-	     !strcmp(out, "abi31 -38 -38 -38 1\nerrno 38\n");
+	ok = code == 99 && !strcmp(out, "abi31 -38 -38 -38 1\nerrno 38\n");
 	ksft_test_result(ok, "s390 (31-bit): default slot %d answers ENOSYS (%s)", SLOT31,
 			 strtok(out, "\n") ? out : "no output");
 }
@@ -74,10 +59,12 @@ static void test_abi31(void)
 
 int main(void)
 {
+	char *cli[] = { "/usr/local/bin/execns", "--uts", "true", NULL };
 	char out[1024];
-	int p[2], status;
+	const char *nl;
+	bool one_line;
+	int code;
 	long ret;
-	pid_t pid;
 
 	test_start(PLAN, TEST_TIMEOUT);
 	ret = syscall(SLOT, CLONE_NEWUTS, "/bin/true", (char *[]){ "true", NULL }, environ);
@@ -87,20 +74,12 @@ int main(void)
 	ret = execns(CLONE_NEWUTS, "/bin/true", (char *[]){ "true", NULL }, environ);
 	ksft_test_result(ret == -1 && errno == ENOSYS, "%s: libexecns returns ENOSYS (errno %d)", ABI, errno);
 
-	if (pipe(p))
-		return 1;
-	pid = fork();
-	if (pid == 0) {
-		dup2(p[1], 2);
-		execl("/usr/local/bin/execns", "execns", "--uts", "true", (char *)NULL);
-		_exit(99);
-	}
-	close(p[1]);
-	read_all(p[0], out, sizeof(out));
-	waitpid(pid, &status, 0);
+	code = child_exec(cli, CHILD_STDERR, NULL, NULL, CHILD_TIMEOUT, out, sizeof(out));
+	/* Decided before strtok() cuts the output at its first line. */
+	nl = strchr(out, '\n');
+	one_line = nl && !nl[1];
 	ksft_print_msg("execns says: %s\n", strtok(out, "\n") ? out : "(nothing)");
-	ksft_test_result(WIFEXITED(status) && WEXITSTATUS(status) == 125 && strstr(out, "not loaded") &&
-			 !strchr(out, '\n'),
+	ksft_test_result(code == 125 && strstr(out, "not loaded") && one_line,
 			 "the CLI exits 125 with one line saying the module is not loaded");
 #ifdef __s390x__
 	test_abi31();

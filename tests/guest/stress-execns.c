@@ -125,20 +125,14 @@ static int setuid_churn(unsigned int *seed)
 {
 	for (int i = 0; i < 8; i++) {
 		uid_t u = 1000 + rnd(seed) % 16;
-		pid_t pid;
 
 		if (setresuid(u, u, 0) || setresuid(0, 0, 0)) {
 			printf("# setresuid: %s\n", strerror(errno));
 			return 1;
 		}
-		if (i % 4 == 0) {
-			/* a child that drops to the uid for good and exits */
-			pid = fork();
-			if (pid == 0)
-				_exit(setresuid(u, u, u) ? 1 : 0);
-			if (pid > 0)
-				waitpid(pid, NULL, 0);
-		}
+		/* a child that drops to the uid for good and exits */
+		if (i % 4 == 0)
+			child_as_uid(u);
 	}
 	return 0;
 }
@@ -150,59 +144,81 @@ static int setuid_churn(unsigned int *seed)
  * table of its own making (fresh) exactly then, since nothing outside the
  * table counts.  Returns 0 when so.
  */
-static int fork_storm(uid_t u, int fresh)
+struct storm {
+	uid_t u;
+	int fresh;
+};
+
+static int storm_child(void *arg)
 {
-	pid_t pid = fork();
-	int status;
+	const struct storm *st = arg;
+	struct rlimit rl = { STORM_NPROC, STORM_NPROC };
+	int p[2], n = 0, err = 0;
 
-	/* ENOMEM: a pid namespace (execns(CLONE_NEWPID)) whose init has exited */
-	if (pid < 0 && errno == ENOMEM)
-		return 0;
-	if (pid < 0) {
-		printf("# fork storm: fork: %s\n", strerror(errno));
-		return 1;
+	if (pipe(p) || setrlimit(RLIMIT_NPROC, &rl) || setresuid(st->u, st->u, st->u)) {
+		printf("# fork storm as uid %u: setup: %s\n", st->u, strerror(errno));
+		return 3;
 	}
-	if (pid == 0) {
-		struct rlimit rl = { STORM_NPROC, STORM_NPROC };
-		int p[2], n = 0, err = 0;
+	for (;;) {
+		/* fork() by hand: its refusal at RLIMIT_NPROC is what the storm checks */
+		pid_t c = fork();
 
-		if (pipe(p) || setrlimit(RLIMIT_NPROC, &rl) || setresuid(u, u, u)) {
-			printf("# fork storm as uid %u: setup: %s\n", u, strerror(errno));
-			fflush(stdout);
-			_exit(3);
-		}
-		for (;;) {
-			pid_t c = fork();
+		if (c == 0) {
+			char b;
 
-			if (c == 0) {
-				char b;
-
-				close(p[1]);
-				_exit(read(p[0], &b, 1) < 0);
-			}
-			if (c < 0) {
-				err = errno;
-				break;
-			}
-			if (++n > STORM_NPROC)
-				break;
+			close(p[1]);
+			_exit(read(p[0], &b, 1) < 0);
 		}
-		close(p[1]);	/* the sleepers wake up and exit */
-		while (wait(NULL) > 0)
-			;
-		if (err != EAGAIN || n > STORM_NPROC - 1 || (fresh && n != STORM_NPROC - 1)) {
-			printf("# fork storm as uid %u (fresh table %d, table %ld): %d forks, then %s\n",
-			       u, fresh, read_long("/proc/execns/self"), n, strerror(err));
-			fflush(stdout);
-			_exit(1);
+		if (c < 0) {
+			err = errno;
+			break;
 		}
-		_exit(0);
+		if (++n > STORM_NPROC)
+			break;
 	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		printf("# fork storm as uid %u: status %#x\n", u, status);
+	close(p[1]);	/* the sleepers wake up and exit */
+	while (wait(NULL) > 0)
+		;
+	if (err != EAGAIN || n > STORM_NPROC - 1 || (st->fresh && n != STORM_NPROC - 1)) {
+		printf("# fork storm as uid %u (fresh table %d, table %ld): %d forks, then %s\n",
+		       st->u, st->fresh, read_long("/proc/execns/self"), n, strerror(err));
 		return 1;
 	}
 	return 0;
+}
+
+static int fork_storm(uid_t u, int fresh)
+{
+	struct storm st = { u, fresh };
+	struct child c;
+
+	if (child_start(&c, 0, 0, storm_child, &st)) {
+		/* ENOMEM: a pid namespace (execns(CLONE_NEWPID)) whose init has exited */
+		if (errno == ENOMEM)
+			return 0;
+		printf("# fork storm: fork: %s\n", strerror(errno));
+		return 1;
+	}
+	if (!child_ok(&c)) {
+		printf("# fork storm as uid %u: status %#x\n", u, c.status);
+		return 1;
+	}
+	return 0;
+}
+
+/* Exit 0: EPERM; 1-127: that errno; 128 + errno: setresuid. */
+static int unprivileged_child(void *arg)
+{
+	char *argv[] = { "/bin/busybox", "false", NULL };
+
+	(void)arg;
+	if (setresuid(1000, 1000, 1000))
+		return 128 + (errno & 127);
+	execns(CLONE_NEWUSER, argv[0], argv, environ);
+	/* Refused tables are refused before the privilege check. */
+	if (tables_refused() && errno == EOPNOTSUPP)
+		return 0;
+	return errno == EPERM ? 0 : (errno & 127) ? errno & 127 : 127;
 }
 
 /*
@@ -211,33 +227,22 @@ static int fork_storm(uid_t u, int fresh)
  */
 static int unprivileged_refused(void)
 {
-	char *argv[] = { "/bin/busybox", "false", NULL };
-	pid_t pid = fork();
-	int status;
+	struct child c;
 
-	/* Exit 0: EPERM; 1-127: that errno; 128 + errno: setresuid. */
-	if (pid == 0) {
-		if (setresuid(1000, 1000, 1000))
-			_exit(128 + (errno & 127));
-		execns(CLONE_NEWUSER, argv[0], argv, environ);
-		/* Refused tables are refused before the privilege check. */
-		if (tables_refused() && errno == EOPNOTSUPP)
-			_exit(0);
-		_exit(errno == EPERM ? 0 : (errno & 127) ? errno & 127 : 127);
-	}
-	/*
-	 * ENOMEM: as in fork_storm(), this link's pid namespace lost its
-	 * init.  Unchecked, waitpid(-1) failed with ECHILD and the check
-	 * read an unset status: 0 on x86_64 (a silent pass), 0x5 on arm64.
-	 */
-	if (pid < 0 && errno == ENOMEM)
-		return 0;
-	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
-		printf("# unprivileged execns(CLONE_NEWUSER): fork or wait: %s\n", strerror(errno));
+	if (child_start(&c, 0, CHILD_TIMEOUT, unprivileged_child, NULL)) {
+		/*
+		 * ENOMEM: as in fork_storm(), this link's pid namespace lost
+		 * its init.  Unchecked, waitpid(-1) failed with ECHILD and the
+		 * check read an unset status: 0 on x86_64 (a silent pass), 0x5
+		 * on arm64.
+		 */
+		if (errno == ENOMEM)
+			return 0;
+		printf("# unprivileged execns(CLONE_NEWUSER): fork: %s\n", strerror(errno));
 		return 1;
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		printf("# unprivileged execns(CLONE_NEWUSER) was not EPERM (status 0x%x)\n", status);
+	if (!child_ok(&c)) {
+		printf("# unprivileged execns(CLONE_NEWUSER) was not EPERM (status 0x%x)\n", c.status);
 		return 1;
 	}
 	return 0;
@@ -267,6 +272,21 @@ static int link_main(int depth, unsigned int seed, int fresh)
 	return 1;
 }
 
+struct chain {
+	int id, flags;
+	char *argv[6];
+};
+
+/* A chain's first link: execns into it. */
+static int chain_child(void *arg)
+{
+	struct chain *ch = arg;
+
+	execns(ch->flags, SELF, ch->argv, environ);
+	printf("# worker %d: execns(%#x): %s\n", ch->id, ch->flags, strerror(errno));
+	return 1;
+}
+
 /* One worker: ITERS chains, each in a fresh child. */
 static int worker(int id, int iters, int depth)
 {
@@ -275,23 +295,15 @@ static int worker(int id, int iters, int depth)
 
 	for (int i = 0; i < iters; i++) {
 		char dbuf[16], sbuf[16], fbuf[4];
-		char *argv[] = { SELF, "link", dbuf, sbuf, fbuf, NULL };
-		int status, flags = rand_flags(&seed);
-		pid_t pid;
+		struct chain ch = { id, rand_flags(&seed), { SELF, "link", dbuf, sbuf, fbuf, NULL } };
+		struct child c;
 
 		snprintf(dbuf, sizeof(dbuf), "%u", 1 + rnd(&seed) % depth);
 		snprintf(sbuf, sizeof(sbuf), "%u", rnd(&seed));
-		snprintf(fbuf, sizeof(fbuf), "%d", !!(flags & CLONE_NEWUSER));
-		pid = fork();
-		if (pid == 0) {
-			alarm(120);
-			execns(flags, SELF, argv, environ);
-			printf("# worker %d: execns(%#x): %s\n", id, flags, strerror(errno));
-			_exit(1);
-		}
-		if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-		    WEXITSTATUS(status)) {
-			printf("# worker %d iteration %d: chain status %#x\n", id, i, status);
+		snprintf(fbuf, sizeof(fbuf), "%d", !!(ch.flags & CLONE_NEWUSER));
+		child_start(&c, 0, 120, chain_child, &ch);
+		if (!child_ok(&c)) {
+			printf("# worker %d iteration %d: chain status %#x\n", id, i, c.status);
 			bad++;
 		}
 		if (failing_execns(&seed))
@@ -301,10 +313,10 @@ static int worker(int id, int iters, int depth)
 }
 
 /* Keeps trying rmmod; reports "attempts successes" over fd out. */
-static void rmmod_pounder(int out)
+/* Until /tmp/stress-stop appears: rmmod tries, then "TRIES OK OTHER" on stdout. */
+static int rmmod_pounder(void *arg)
 {
 	long tries = 0, ok = 0, other = 0;
-	char buf[64];
 
 	for (;;) {
 		struct stat sb;
@@ -318,10 +330,9 @@ static void rmmod_pounder(int out)
 			other++;
 		usleep(20000);
 	}
-	snprintf(buf, sizeof(buf), "%ld %ld %ld\n", tries, ok, other);
-	if (write(out, buf, strlen(buf)) < 0)
-		_exit(1);
-	_exit(0);
+	(void)arg;
+	printf("%ld %ld %ld\n", tries, ok, other);
+	return 0;
 }
 
 /* A table kept alive by a file its first user opened (child.h's hold_tables()). */
@@ -374,23 +385,17 @@ static void disarm_proof(int n, unsigned int seed)
 	long arms0 = execns_stat("hook_arms"), arms = arms0, bad_make = 0, bad_disarm = 0, checks = 0;
 	long bad_rearm = 0;
 	double t0 = now_s(), worst = 0, total = 0;
-	char *argv[] = { SELF, "nop", NULL };
+	struct child c;
 
 	if (tables_refused())
 		n = 0;
 	for (int i = 1; i <= n; i++) {
-		int status;
 		double t;
-		pid_t pid = fork();
 
-		if (pid == 0) {
-			execns(CLONE_NEWUSER, SELF, argv, environ);
-			_exit(127);
-		}
-		if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-		    WEXITSTATUS(status)) {
+		child_in_table("nop", NULL, &c);
+		if (!child_ok(&c)) {
 			if (bad_make++ < 5)
-				printf("# table %d: the child's status %#x\n", i, status);
+				printf("# table %d: the child's status %#x\n", i, c.status);
 			continue;
 		}
 		if (i % CHECK_EVERY && i != n) {
@@ -453,12 +458,23 @@ static const struct child_mode modes[] = {
 	CHILD_ACT("nop", nop),
 };
 
+struct work {
+	int id, iters, depth;
+};
+
+static int worker_main(void *arg)
+{
+	const struct work *w = arg;
+
+	return worker(w->id, w->iters, w->depth);
+}
+
 int main(int argc, char **argv)
 {
 	bool no_tables;
-	int procs = 8, iters = 30, depth = 3, ntables = 10000, holder, p[2], bad = 0, status;
+	int procs = 8, iters = 30, depth = 3, ntables = 10000, holder, bad = 0;
 	long tries = 0, ok = 0, other = 0, tables = -1, users = -1, ucounts = -1, slab0, slab1;
-	pid_t pounder, *pids;
+	struct child pounder, *workers;
 	char line[128];
 
 	/* the links' diagnostics must not sit in a buffer an _exit() drops */
@@ -491,37 +507,32 @@ int main(int argc, char **argv)
 	/* Without a table nothing keeps rmmod from succeeding: no pounder. */
 	holder = no_tables ? -1 : make_holder();
 	unlink("/tmp/stress-stop");
-	if (pipe(p))
+	if (!no_tables && child_start(&pounder, CHILD_STDOUT | CHILD_LIVE, 0, rmmod_pounder, NULL))
 		return 2;
-	pounder = no_tables ? 0 : fork();
-	if (pounder == 0 && !no_tables) {
-		close(p[0]);
-		rmmod_pounder(p[1]);
-	}
-	close(p[1]);
 
-	pids = calloc(procs, sizeof(*pids));
+	workers = calloc(procs, sizeof(*workers));
 	for (int i = 0; i < procs; i++) {
-		pids[i] = fork();
-		if (pids[i] == 0)
-			_exit(worker(i, iters, depth));
+		struct work w = { i, iters, depth };
+
+		if (child_start(&workers[i], CHILD_LIVE, 0, worker_main, &w))
+			workers[i].pid = -1;
 	}
-	for (int i = 0; i < procs; i++)
-		if (waitpid(pids[i], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+	for (int i = 0; i < procs; i++) {
+		if (workers[i].pid > 0)
+			child_finish(&workers[i]);
+		if (!child_ok(&workers[i]))
 			bad++;
+	}
 	ksft_test_result(!bad, "%d workers: every chain ran and every failing execns failed as it should (%d workers with errors)",
 			 procs, bad);
 
 	write_file("/tmp/stress-stop", "1", 0644);
-	if (!no_tables && read(p[0], line, sizeof(line) - 1) > 0) {
-		line[sizeof(line) - 1] = '\0';
-		sscanf(line, "%ld %ld %ld", &tries, &ok, &other);
-	}
 	if (no_tables) {
 		ksft_test_result_code(KSFT_SKIP, "concurrent rmmod attempts refused while a table lived",
 				      NO_TABLES);
 	} else {
-		waitpid(pounder, NULL, 0);
+		child_finish(&pounder);
+		sscanf(pounder.text, "%ld %ld %ld", &tries, &ok, &other);
 		ksft_test_result(holder >= 0 && tries > 0 && ok == 0 && other == 0 &&
 				 access("/sys/module/execns", F_OK) == 0,
 				 "%ld concurrent rmmod attempts all refused while a table lived (%ld succeeded, %ld odd errnos)",

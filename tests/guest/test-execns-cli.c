@@ -283,24 +283,19 @@ static void test_fork(char *out, size_t len)
 
 	/* [0]: --kill-child; [1]: without, the control. */
 	for (i = 0; i < 2; i++) {
-		pid_t cli, prog = 0;
+		char *argv[] = { CLI, "-f", i ? "--fork" : "--kill-child=TERM", "sh", "-c",
+				 "echo $$ >/tmp/execns-cli-kc.pid; exec sleep 30", NULL };
+		struct child cli;
+		pid_t prog = 0;
 
 		unlink(pidfile);
-		cli = fork();
-		if (cli == 0) {
-			int null = open("/dev/null", O_WRONLY);
-
-			dup2(null, 1);
-			dup2(null, 2);
-			execv(CLI, (char *[]){ CLI, "-f", i ? "--fork" : "--kill-child=TERM", "sh", "-c",
-					       "echo $$ >/tmp/execns-cli-kc.pid; exec sleep 30", NULL });
-			_exit(99);
-		}
+		/* its output into the pipe, read once it and the program are killed */
+		if (child_spawn(argv, CHILD_STDOUT | CHILD_STDERR | CHILD_LIVE, 60, &cli))
+			continue;
 		for (t = 0; t < 100 && (prog = read_long(pidfile)) <= 0; t++)
 			usleep(20000);
 		usleep(50000);
-		kill(cli, SIGKILL);
-		waitpid(cli, NULL, 0);
+		kill(cli.pid, SIGKILL);
 		for (t = 0; t < 100 && prog > 0; t++) {
 			char path[64];
 
@@ -313,6 +308,7 @@ static void test_fork(char *out, size_t len)
 		}
 		if (prog > 0)
 			kill(prog, SIGKILL);
+		child_finish(&cli);
 	}
 	ksft_test_result(gone[0] && !gone[1],
 			 "--kill-child=TERM: the program dies with execns (and, without it, lives on)");

@@ -24,13 +24,14 @@
 #define PIPE_RD		20
 #define PIPE_WR		21
 
-#define CASE(n, e, fl, pa, av, ev) \
-	.name = (n), .want = (e), .flags = (fl), .path = (pa), .argv = (av), .envp = (ev)
+/* All designated, so that a row names only what it has beyond these. */
+#define CASE(n, e, fl)	.name = (n), .want = (e), .flags = (fl)
 
 struct fail_case {
 	const char *name;
 	int want;		/* errno */
 	long flags;
+	/* What differs from a call that works (NULL: /proc/self/exe, report_argv, environ). */
 	const void *path, *argv, *envp;
 	int (*setup)(void);	/* in the child, before the first snapshot; nonzero: cannot */
 	void (*undo)(void);	/* in the child, after the failure */
@@ -48,8 +49,9 @@ static void on_usr1(int sig)
 }
 
 /* The child's side of one case; its exit status tells the parent. */
-static void fail_child(const struct fail_case *c)
+static int fail_child(void *arg)
 {
+	const struct fail_case *c = arg;
 	struct proc_state before, after;
 	int then = c->then_plain ? 0 : (int)(c->flags & NS_ALL);
 	int p[2], probe;
@@ -58,14 +60,13 @@ static void fail_child(const struct fail_case *c)
 	long ret;
 	int e;
 
-	alarm(30);
 	if (chdir("/tmp"))
-		_exit(90);
+		return 90;
 	/* Descriptors above 2 that are not close-on-exec, one of them half read. */
 	probe = open(PROBE, O_RDONLY);
 	if (probe < 0 || dup2(probe, PROBE_FD) < 0 || lseek(PROBE_FD, 3, SEEK_SET) != 3 || pipe(p) ||
 	    dup2(p[0], PIPE_RD) < 0 || dup2(p[1], PIPE_WR) < 0)
-		_exit(91);
+		return 91;
 	close(probe);
 	close(p[0]);
 	close(p[1]);
@@ -75,66 +76,54 @@ static void fail_child(const struct fail_case *c)
 	sigaddset(&usr2, SIGUSR2);
 	sigprocmask(SIG_BLOCK, &usr2, NULL);
 	if (c->setup && c->setup())
-		_exit(92);
+		return 92;
 
 	snapshot(&before);
-	ret = raw_execns(c->flags, c->path, c->argv, c->envp);
+	ret = raw_execns(c->flags, c->path ? c->path : "/proc/self/exe",
+			 c->argv ? c->argv : (void *)report_argv,
+			 c->envp ? c->envp : (void *)environ);
 	e = errno;
 	snapshot(&after);
 	if (ret != -1 || e != c->want) {
 		printf("# returned %ld, errno %d (%s), want %d (%s)\n", ret, e, strerror(e),
 		       c->want, strerror(c->want));
-		_exit(1);
+		return 1;
 	}
 	if (!same_state(&before, &after, "caller after the failure"))
-		_exit(2);
+		return 2;
 	/* Still working: the descriptors read and write where they were. */
 	if (read(PROBE_FD, buf, 4) != 4 || memcmp(buf, "3456", 4) ||
 	    write(PIPE_WR, "x", 1) != 1 || read(PIPE_RD, buf, 1) != 1 || buf[0] != 'x') {
 		printf("# the descriptors no longer work\n");
-		_exit(3);
+		return 3;
 	}
 	if (c->undo)
 		c->undo();
 	fflush(stdout);
 	execns(then, "/proc/self/exe", report_argv, report_envp);
 	printf("# the following execns(%s) failed too: errno %d\n", flags_str(then), errno);
-	_exit(4);
+	return 4;
 }
 
 static void run_fail_case(const struct fail_case *c)
 {
 	int then = c->then_plain ? 0 : (int)(c->flags & NS_ALL);
-	char text[8192];
 	struct report r;
-	int p[2], status = -1;
-	pid_t pid;
+	struct child ch;
 
 	if (c->skip) {
 		ksft_test_result_code(KSFT_SKIP, c->name, "%s", c->skip);
 		return;
 	}
-	if (pipe(p))
+	if (child_start(&ch, CHILD_STDOUT, 30, fail_child, (void *)c)) {
+		ksft_test_result_fail("%s: no child: errno %d", c->name, errno);
 		return;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		dup2(p[1], 1);
-		close(p[0]);
-		close(p[1]);
-		fail_child(c);
 	}
-	close(p[1]);
-	read_all(p[0], text, sizeof(text));
-	close(p[0]);
-	if (pid > 0)
-		waitpid(pid, &status, 0);
-	pass_diags(text);
 	memset(&r, 0, sizeof(r));
-	parse_report(&r, text, 0);
-	if (WIFEXITED(status) && WEXITSTATUS(status) > 90)
-		ksft_print_msg("the test's own setup failed (%d)\n", WEXITSTATUS(status));
-	ksft_test_result(exited_ok(status) && r.ok && r.pid == pid && !strcmp(r.fds, "0,1,2") &&
+	parse_report(&r, ch.text, 0);
+	if (WIFEXITED(ch.status) && child_code(&ch) > 90)
+		ksft_print_msg("the test's own setup failed (%d)\n", child_code(&ch));
+	ksft_test_result(child_ok(&ch) && r.ok && r.pid == ch.pid && !strcmp(r.fds, "0,1,2") &&
 			 ns_match(r.ns, caller_ns, then, "the following execns"),
 			 "%s; caller intact and still working", c->name);
 }
@@ -251,28 +240,37 @@ static long ns_count(size_t k)
 	return lo - 1;
 }
 
+struct bad_calls {
+	void *unmapped;
+	char **one_big;
+};
+
+/* In a child: 100 calls that fail (ENOENT, EFAULT, E2BIG in turn); 0 if all did. */
+static int fail_100(void *arg)
+{
+	const struct bad_calls *b = arg;
+
+	for (int i = 0; i < 100; i++) {
+		const void *path = i % 3 == 1 ? b->unmapped : "/no/such/program";
+		char **argv = i % 3 == 2 ? b->one_big : report_argv;
+
+		if (raw_execns(F, path, argv, environ) != -1)
+			return 1;
+	}
+	return 0;
+}
+
 /* 100 failing calls with namespaces prepared leave no namespace behind. */
 static void test_no_leak(void *unmapped, char **one_big)
 {
+	struct bad_calls b = { unmapped, one_big };
 	long before[2], after[2];
-	int ok = 1, status = -1;
-	pid_t pid;
+	struct child c;
+	int ok = 1;
 
 	for (size_t k = 0; k < 2; k++)
 		before[k] = ns_count(k);
-	pid = fork();
-	if (pid == 0) {
-		alarm(60);
-		for (int i = 0; i < 100; i++) {
-			const void *path = i % 3 == 1 ? unmapped : "/no/such/program";
-			char **argv = i % 3 == 2 ? one_big : report_argv;
-
-			if (raw_execns(F, path, argv, environ) != -1)
-				_exit(1);
-		}
-		_exit(0);
-	}
-	waitpid(pid, &status, 0);
+	child_start(&c, CHILD_STDOUT, 60, fail_100, &b);
 	for (size_t k = 0; k < 2; k++) {
 		/* Allow for a deferred free, a few seconds at most. */
 		for (int tries = 0; tries < 30; tries++) {
@@ -287,7 +285,7 @@ static void test_no_leak(void *unmapped, char **one_big)
 			ok = 0;
 		}
 	}
-	ksft_test_result(exited_ok(status) && ok,
+	ksft_test_result(child_ok(&c) && ok,
 			 "100 failing calls (ENOENT, EFAULT, E2BIG) drop what they prepared: %ld mnt and %ld uts namespaces before and after",
 			 before[0], before[1]);
 }
@@ -331,56 +329,42 @@ int main(int argc, char **argv)
 	ns_all(caller_ns);
 
 	const struct fail_case cases[] = {
-		{ CASE("ENOENT: no such file", ENOENT, F,
-		  "/no/such/program", report_argv, environ) },
-		{ CASE("ENOENT: the #! interpreter does not exist", ENOENT, F,
-		  "/tmp/execns-no-interp", report_argv, environ) },
-		{ CASE("EACCES: no execute permission", EACCES, F,
-		  "/tmp/execns-no-x", report_argv, environ) },
-		{ CASE("EACCES: a directory", EACCES, F,
-		  "/tmp", report_argv, environ) },
-		{ CASE("EACCES: on a file system mounted noexec", EACCES, F,
-		  NOEXEC_DIR "/prog", report_argv, environ), .skip = noexec_skip },
-		{ CASE("ENOEXEC: executable, but no format the kernel knows", ENOEXEC, F,
-		  "/tmp/execns-garbage", report_argv, environ) },
-		{ CASE("E2BIG: one argument over MAX_ARG_STRLEN", E2BIG, F,
-		  "/proc/self/exe", one_big, environ) },
-		{ CASE("E2BIG: too much in all, each argument under MAX_ARG_STRLEN", E2BIG, F,
-		  "/proc/self/exe", many_big, environ), .setup = small_stack },
-		{ CASE("EFAULT: filename points nowhere", EFAULT, F,
-		  unmapped, report_argv, environ) },
-		{ CASE("EFAULT: argv points nowhere", EFAULT, F,
-		  "/proc/self/exe", unmapped, environ) },
-		{ CASE("EFAULT: envp points nowhere", EFAULT, F,
-		  "/proc/self/exe", report_argv, unmapped) },
-		{ CASE("EFAULT: argv[1] points nowhere", EFAULT, F,
-		  "/proc/self/exe", bad_elem, environ) },
-		{ CASE("EFAULT: envp[1] points nowhere", EFAULT, F,
-		  "/proc/self/exe", report_argv, bad_env_elem) },
-		{ CASE("EINVAL: an unknown flag (CLONE_VM)", EINVAL, F | CLONE_VM,
-		  "/proc/self/exe", report_argv, environ) },
-		{ CASE("EINVAL: a clone flag that is no namespace (CLONE_FILES)", EINVAL, CLONE_FILES,
-		  "/proc/self/exe", report_argv, environ), .then_plain = 1 },
-		{ CASE("EINVAL: the top bit (0x80000000)", EINVAL, F | 0x80000000L,
-		  "/proc/self/exe", report_argv, environ) },
-		{ CASE("EINVAL: a bit above 31 (1 << 32), as unshare(2)", EINVAL, F | (1L << 32),
-		  "/proc/self/exe", report_argv, environ) },
-		{ CASE("EINVAL: only a bit above 31 (1 << 63)", EINVAL, (long)(1UL << 63),
-		  "/proc/self/exe", report_argv, environ), .then_plain = 1 },
-		{ CASE("EPERM: uid 65534 without capabilities asks for namespaces", EPERM, F,
-		  "/proc/self/exe", report_argv, environ), .setup = to_nobody, .then_plain = 1 },
-		{ CASE("EPERM: uid 65534 asks for a uid table (CLONE_NEWUSER)", EPERM, CLONE_NEWUSER,
-		  "/proc/self/exe", report_argv, environ), .setup = to_nobody, .then_plain = 1 },
-		{ CASE("ENOENT with a uid table prepared too (CLONE_NEWUSER)", ENOENT,
-		  F | CLONE_NEWUSER, "/no/such/program", report_argv, environ) },
-		{ CASE("EPERM: uid 0 without CAP_SYS_ADMIN asks for CLONE_NEWUTS", EPERM, CLONE_NEWUTS,
-		  "/proc/self/exe", report_argv, environ), .setup = drop_sys_admin, .then_plain = 1 },
-		{ CASE("ENOSPC: max_net_namespaces is 0 (mnt, uts, ipc already made)", ENOSPC, F,
-		  "/proc/self/exe", report_argv, environ), .setup = no_net_namespaces,
-		  .undo = restore_net_namespaces },
-		{ CASE("ENOMEM: fail_nth fails the namespaces after the fs_struct copy", ENOMEM, F,
-		  "/proc/self/exe", report_argv, environ), .setup = fail_second_step,
-		  .undo = fail_nth_off, .skip = nth_skip },
+		{ CASE("ENOENT: no such file", ENOENT, F), .path = "/no/such/program" },
+		{ CASE("ENOENT: the #! interpreter does not exist", ENOENT, F),
+		  .path = "/tmp/execns-no-interp" },
+		{ CASE("EACCES: no execute permission", EACCES, F), .path = "/tmp/execns-no-x" },
+		{ CASE("EACCES: a directory", EACCES, F), .path = "/tmp" },
+		{ CASE("EACCES: on a file system mounted noexec", EACCES, F), .path = NOEXEC_DIR "/prog",
+		  .skip = noexec_skip },
+		{ CASE("ENOEXEC: executable, but no format the kernel knows", ENOEXEC, F),
+		  .path = "/tmp/execns-garbage" },
+		{ CASE("E2BIG: one argument over MAX_ARG_STRLEN", E2BIG, F), .argv = one_big },
+		{ CASE("E2BIG: too much in all, each argument under MAX_ARG_STRLEN", E2BIG, F),
+		  .argv = many_big, .setup = small_stack },
+		{ CASE("EFAULT: filename points nowhere", EFAULT, F), .path = unmapped },
+		{ CASE("EFAULT: argv points nowhere", EFAULT, F), .argv = unmapped },
+		{ CASE("EFAULT: envp points nowhere", EFAULT, F), .envp = unmapped },
+		{ CASE("EFAULT: argv[1] points nowhere", EFAULT, F), .argv = bad_elem },
+		{ CASE("EFAULT: envp[1] points nowhere", EFAULT, F), .envp = bad_env_elem },
+		{ CASE("EINVAL: an unknown flag (CLONE_VM)", EINVAL, F | CLONE_VM) },
+		{ CASE("EINVAL: a clone flag that is no namespace (CLONE_FILES)", EINVAL, CLONE_FILES),
+		  .then_plain = 1 },
+		{ CASE("EINVAL: the top bit (0x80000000)", EINVAL, F | 0x80000000L) },
+		{ CASE("EINVAL: a bit above 31 (1 << 32), as unshare(2)", EINVAL, F | (1L << 32)) },
+		{ CASE("EINVAL: only a bit above 31 (1 << 63)", EINVAL, (long)(1UL << 63)),
+		  .then_plain = 1 },
+		{ CASE("EPERM: uid 65534 without capabilities asks for namespaces", EPERM, F),
+		  .setup = to_nobody, .then_plain = 1 },
+		{ CASE("EPERM: uid 65534 asks for a uid table (CLONE_NEWUSER)", EPERM, CLONE_NEWUSER),
+		  .setup = to_nobody, .then_plain = 1 },
+		{ CASE("ENOENT with a uid table prepared too (CLONE_NEWUSER)", ENOENT, F | CLONE_NEWUSER),
+		  .path = "/no/such/program" },
+		{ CASE("EPERM: uid 0 without CAP_SYS_ADMIN asks for CLONE_NEWUTS", EPERM, CLONE_NEWUTS),
+		  .setup = drop_sys_admin, .then_plain = 1 },
+		{ CASE("ENOSPC: max_net_namespaces is 0 (mnt, uts, ipc already made)", ENOSPC, F),
+		  .setup = no_net_namespaces, .undo = restore_net_namespaces },
+		{ CASE("ENOMEM: fail_nth fails the namespaces after the fs_struct copy", ENOMEM, F),
+		  .setup = fail_second_step, .undo = fail_nth_off, .skip = nth_skip },
 	};
 	const size_t n = sizeof(cases) / sizeof(cases[0]);
 

@@ -140,91 +140,67 @@ static int ran(void)
 
 /*
  * The child of one try: arm, execns, and on failure check the caller and
- * send the errno down REPORT (execns closes it in the new program).
+ * print "errno E" (on the test's pipe: the new program writes nothing).
  */
-static void try_child(unsigned long flags, int nth, int report)
+static int try_child(unsigned long flags, int nth)
 {
 	struct proc_state before, after;
 	char *argv[] = { NEW_NAME, "ran", NULL };
 	int probe, err;
 	long ret;
 
-	alarm(30);
 	if (open_fail_nth_on_stdin())
-		_exit(1);
+		return 1;
 	/* the new program's start-up complaints (ld.so: ENOMEM) are noise */
 	dup2(open("/dev/null", O_WRONLY | O_CLOEXEC), 2);
 	probe = open("/", O_RDONLY);
 	snapshot(&before);
 	if (set_fail_nth(nth))
-		_exit(1);
+		return 1;
 	ret = execns(flags, NEW_PATH, argv, environ);
 	err = errno;
 	/* disarm before anything else allocates */
 	if (set_fail_nth(0))
-		_exit(1);
+		return 1;
 	if (ret != -1 || err <= 0 || err >= 4096) {
 		ksft_print_msg("fail-nth %d: ret %ld errno %d\n", nth, ret, err);
-		_exit(1);
+		return 1;
 	}
 	snapshot(&after);
 	if (!same_state(&before, &after, "caller") || fcntl(probe, F_GETFD) < 0) {
 		ksft_print_msg("fail-nth %d: caller changed (errno %d)\n", nth, err);
-		_exit(1);
+		return 1;
 	}
-	if (write(report, &err, sizeof(err)) != sizeof(err))
-		_exit(1);
-	_exit(0);
-}
-
-/* Whether the dead child PID had passed exec's point of no return. */
-static bool past_exec(pid_t pid)
-{
-	char path[64], comm[32] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (!fgets(comm, sizeof(comm), f))
-		comm[0] = '\0';
-	fclose(f);
-	return !strncmp(comm, NEW_NAME, strlen(NEW_NAME));
+	child_putl("errno", err);
+	return 0;
 }
 
 /*
- * Reap PID (a try's child) and classify; a clean failure's errno comes
- * from the REPORT pipe (closed here) into *err.
+ * Classify a try's ended child (CHILD_COMM: its name tells whether it had
+ * passed exec's point of no return); a clean failure's errno into *err.
  */
-static enum outcome reap(pid_t pid, int nth, int report, int *err)
+static enum outcome classify(const struct child *c, int nth, int *err)
 {
-	siginfo_t si = { 0 };
-	ssize_t got;
-	int status;
-	bool pnr;
+	bool pnr = !strncmp(c->comm, NEW_NAME, strlen(NEW_NAME));
+	long e = child_val(c, "errno");
+	int code = WIFEXITED(c->status) ? WEXITSTATUS(c->status) : -1;
+	int sig = WIFSIGNALED(c->status) ? WTERMSIG(c->status) : 0;
 
-	*err = 0;
-	if (pid < 0 || waitid(P_PID, pid, &si, WEXITED | WNOWAIT) < 0) {
-		close(report);
+	*err = e == CHILD_NONE ? 0 : (int)e;
+	if (c->status == -1)
 		return WRONG;
-	}
-	pnr = past_exec(pid);
-	waitpid(pid, &status, 0);
-	got = read(report, err, sizeof(*err));
-	close(report);
-	if (si.si_code == CLD_EXITED && si.si_status == 0 && got == sizeof(*err))
+	if (code == 0 && e != CHILD_NONE)
 		return FAILED;
-	if (si.si_code == CLD_EXITED && (si.si_status == FIRED_OK + 40 || si.si_status == DONE + 40))
-		return si.si_status - 40;
+	if (code == FIRED_OK + 40 || code == DONE + 40)
+		return code - 40;
 	/* execve(2) itself ends a process it cannot finish with SIGSEGV */
-	if (pnr && (si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED) && si.si_status == SIGSEGV)
+	if (pnr && sig == SIGSEGV)
 		return PAST_PNR;
 	/* a static-pie program whose relocation's mprotect() fails exits 127 */
-	if (pnr && si.si_code == CLD_EXITED && si.si_status == 127)
+	if (pnr && code == 127)
 		return PAST_PNR;
-	ksft_print_msg("fail-nth %d: %s %d%s\n", nth, si.si_code == CLD_EXITED ? "exit" : "signal",
-		  si.si_status, pnr ? " (in the new program)" : "");
+	ksft_print_msg("fail-nth %d: %s %d%s\n", nth, sig ? "signal" : "exit", sig ? sig : code,
+		  pnr ? " (in the new program)" : "");
 	return WRONG;
 }
 
@@ -291,34 +267,44 @@ static void report(const char *what, const struct tally *t)
 		    t->counts_changed ? "; the table's counts changed" : "");
 }
 
+/* One try: the sweep's function, its argument and the nth allocation to fail. */
+struct try {
+	int (*fn)(const void *arg, int nth);
+	const void *arg;
+	int nth;
+};
+
+static int try_main(void *arg)
+{
+	const struct try *t = arg;
+
+	return t->fn(t->arg, t->nth);
+}
+
 /*
- * The sweep: try(arg, nth, report) in a child for nth = 1, 2, ... until a
- * call gets through with the failure still pending, or time is up.
+ * The sweep: fn(arg, nth) in a child for nth = 1, 2, ... until a call gets
+ * through with the failure still pending, or time is up.
  */
-static void sweep(void (*try)(const void *arg, int nth, int report), const void *arg,
-		  struct tally *t)
+static void sweep(int (*fn)(const void *arg, int nth), const void *arg, struct tally *t)
 {
 	for (int nth = 1; nth <= MAX_NTH; nth++) {
+		struct try tr = { fn, arg, nth };
+		struct child c;
 		enum outcome o;
-		int p[2], err;
-		pid_t pid;
+		int err = 0;
 
-		if (pipe2(p, O_CLOEXEC))
-			break;
-		fflush(stdout);
-		pid = fork();
-		if (pid == 0)
-			try(arg, nth, p[1]);
-		close(p[1]);
-		o = reap(pid, nth, p[0], &err);
+		if (child_start(&c, CHILD_STDOUT | CHILD_COMM, 30, try_main, &tr))
+			o = WRONG;
+		else
+			o = classify(&c, nth, &err);
 		if (count(t, o, err))
 			break;
 	}
 }
 
-static void try_execns(const void *arg, int nth, int report)
+static int try_execns(const void *arg, int nth)
 {
-	try_child(*(const unsigned long *)arg, nth, report);
+	return try_child(*(const unsigned long *)arg, nth);
 }
 
 static void sweep_execns(unsigned long flags, const char *name)
@@ -429,6 +415,7 @@ static int table_op_run(enum table_op op, int nth, pid_t *child)
 		/* a uid per try: the last one's user_struct may outlive it (RCU) */
 		return setuid(TABLE_UID + nth);
 	case OP_FORK:
+		/* fork() by hand: its allocations are the ones this sweep fails */
 		*child = fork();
 		if (*child == 0)
 			_exit(0);
@@ -441,51 +428,46 @@ static int table_op_run(enum table_op op, int nth, pid_t *child)
 }
 
 /* One try's child: arm, run OP, disarm, then judge a failure. */
-static void table_try_child(enum table_op op, int nth, int report)
+static int table_try_child(enum table_op op, int nth)
 {
 	struct table_caller before, after;
 	pid_t child = -1;
 	long left;
 	int r, e, status;
 
-	alarm(30);
 	table_caller(&before);
 	if (open_fail_nth_on_stdin() || set_fail_nth(nth))
-		_exit(1);
+		return 1;
 	r = table_op_run(op, nth, &child);
 	e = errno;
 	left = left_fail_nth();
 	set_fail_nth(0);
 	if (child > 0 && (waitpid(child, &status, 0) != child || status)) {
 		ksft_print_msg("fail-nth %d: fork()'s child ended with status %#x\n", nth, status);
-		fflush(stdout);
-		_exit(1);
+		return 1;
 	}
 	if (r == 0)
-		_exit(left > 0 ? DONE + 40 : FIRED_OK + 40);
+		return left > 0 ? DONE + 40 : FIRED_OK + 40;
 	if (!e || (e != table_ops[op].errnos[0] && e != table_ops[op].errnos[1] &&
 		   e != table_ops[op].errnos[2])) {
 		ksft_print_msg("fail-nth %d: errno %d (%s), not one the call may give\n", nth, e,
 			  strerrorname_np(e) ?: "?");
-		fflush(stdout);
-		_exit(1);
+		return 1;
 	}
 	table_caller(&after);
 	if (memcmp(&before, &after, sizeof(before)) || after.table <= 0) {
 		ksft_print_msg("fail-nth %d: caller changed: uid %d/%d euid %d/%d userns %lu/%lu table %ld/%ld\n",
 			  nth, before.uid, after.uid, before.euid, after.euid,
 			  before.userns, after.userns, before.table, after.table);
-		fflush(stdout);
-		_exit(1);
+		return 1;
 	}
-	if (write(report, &e, sizeof(e)) != sizeof(e))
-		_exit(1);
-	_exit(0);
+	child_putl("errno", e);
+	return 0;
 }
 
-static void try_table_op(const void *arg, int nth, int report)
+static int try_table_op(const void *arg, int nth)
 {
-	table_try_child(*(const enum table_op *)arg, nth, report);
+	return table_try_child(*(const enum table_op *)arg, nth);
 }
 
 static void sweep_table_op(enum table_op op)
@@ -512,31 +494,32 @@ static int in_table(int number)
 /* Exit status of the table's program when execns() itself failed. */
 #define NO_TABLE	100
 
+static int into_table(void *argv)
+{
+	execns(CLONE_NEWUSER, ((char **)argv)[0], argv, environ);
+	return NO_TABLE;
+}
+
 static void sweep_in_table(const char *self)
 {
 	char number[16];
 	char *argv[] = { (char *)self, "intable", number, NULL };
-	pid_t pid;
-	int status = 0;
+	struct child c;
+	int code;
 
 	snprintf(number, sizeof(number), "%u", ksft_test_num() + 1);
-	fflush(stdout);
-	pid = fork();
-
-	if (pid == 0) {
-		execns(CLONE_NEWUSER, self, argv, environ);
-		_exit(NO_TABLE);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) > NR_TABLE_OPS) {
+	/* its results go straight into our output; no alarm: the sweeps keep DEADLINE */
+	child_start(&c, 0, 0, into_table, argv);
+	code = WIFEXITED(c.status) ? WEXITSTATUS(c.status) : -1;
+	if (code < 0 || code > (int)NR_TABLE_OPS) {
 		for (size_t op = 0; op < NR_TABLE_OPS; op++)
 			ksft_test_result(false, "%s: the sweep did not run (status %#x)",
-				    table_ops[op].what, status);
+				    table_ops[op].what, c.status);
 		return;
 	}
 	/* in_table() printed its results in our output: count them here */
 	for (size_t op = 0; op < NR_TABLE_OPS; op++) {
-		if (op < (size_t)WEXITSTATUS(status))
+		if (op < (size_t)code)
 			ksft_inc_fail_cnt();
 		else
 			ksft_inc_pass_cnt();

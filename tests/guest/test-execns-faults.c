@@ -27,37 +27,45 @@ static long settle(const char *name)
 	return v;
 }
 
+struct try_arg {
+	int nth;
+	const char *self;
+};
+
+/* The child of one try: 0 ENOMEM and the caller intact, 1 wrong (or it ran: 42). */
+static int try_child(void *arg)
+{
+	const struct try_arg *t = arg;
+	struct proc_state before, after;
+	char *argv[] = { (char *)t->self, "ran", NULL };
+	char nbuf[16];
+	int probe = open("/", O_RDONLY);	/* not close-on-exec */
+
+	snapshot(&before);
+	snprintf(nbuf, sizeof(nbuf), "%d", t->nth);
+	write_knob(FAIL_NTH, nbuf);
+	execns(FLAGS, t->self, argv, environ);
+	if (errno != ENOMEM) {
+		ksft_print_msg("step %d: errno %d (%s), want ENOMEM\n", t->nth, errno, strerror(errno));
+		return 1;
+	}
+	snapshot(&after);
+	if (!same_state(&before, &after, "caller") || fcntl(probe, F_GETFD) < 0) {
+		ksft_print_msg("step %d: caller changed\n", t->nth);
+		return 1;
+	}
+	return 0;
+}
+
 /* One try in a child: 0 ENOMEM and intact, 1 wrong, 2 execns succeeded. */
 static int one_try(int nth, const char *self)
 {
-	pid_t pid = fork();
-	int status;
+	struct try_arg t = { nth, self };
+	struct child c;
 
-	if (pid == 0) {
-		struct proc_state before, after;
-		char *argv[] = { (char *)self, "ran", NULL };
-		char nbuf[16];
-		int probe = open("/", O_RDONLY);	/* not close-on-exec */
-
-		alarm(30);
-		snapshot(&before);
-		snprintf(nbuf, sizeof(nbuf), "%d", nth);
-		write_knob(FAIL_NTH, nbuf);
-		execns(FLAGS, self, argv, environ);
-		if (errno != ENOMEM) {
-			ksft_print_msg("step %d: errno %d (%s), want ENOMEM\n", nth, errno, strerror(errno));
-			_exit(1);
-		}
-		snapshot(&after);
-		if (!same_state(&before, &after, "caller") || fcntl(probe, F_GETFD) < 0) {
-			ksft_print_msg("step %d: caller changed\n", nth);
-			_exit(1);
-		}
-		_exit(0);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+	if (child_start(&c, CHILD_STDOUT, 30, try_child, &t) || !WIFEXITED(c.status))
 		return 1;
-	return WEXITSTATUS(status) == 42 ? 2 : WEXITSTATUS(status);
+	return child_code(&c) == 42 ? 2 : child_code(&c);
 }
 
 /* Mode "ran": the new program, so execns succeeded. */

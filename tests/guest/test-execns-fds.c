@@ -95,54 +95,49 @@ static int sibling(void *p)
 	_exit(0);
 }
 
-static void test_shared_table(void)
+/* The child: a sibling sharing its descriptor table, then execns into "report". */
+static int shared_table_child(void *arg)
 {
 	static char stack[64 * 1024] __attribute__((aligned(16)));
-	int out[2], go[2], res[2], status = -1;
-	char text[8192] = "", answer[16] = "";
+	char *argv[] = { "/proc/self/exe", "report", NULL };
+	struct sibling_args *a = arg;
+
+	if (dup2(a->go_rd, MARK_FD) < 0 ||
+	    clone(sibling, stack + sizeof(stack), CLONE_FILES | SIGCHLD, a) < 0)
+		return 96;
+	execns(CLONE_NEWUTS, "/proc/self/exe", argv, environ);
+	printf("errno %d\n", errno);
+	return 99;
+}
+
+static void test_shared_table(void)
+{
+	int go[2], res[2];
+	char answer[16] = "";
 	struct sibling_args a;
 	struct report r;
-	size_t off = 0;
-	ssize_t n;
-	pid_t pid;
+	struct child c;
 
-	if (pipe(out) || pipe(go) || pipe(res))
+	if (pipe(go) || pipe(res))
 		return;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		char *argv[] = { "/proc/self/exe", "report", NULL };
-
-		alarm(30);
-		dup2(out[1], 1);
-		a.go_rd = go[0];
-		a.res_wr = res[1];
-		if (dup2(go[0], MARK_FD) < 0 ||
-		    clone(sibling, stack + sizeof(stack), CLONE_FILES | SIGCHLD, &a) < 0)
-			_exit(96);
-		execns(CLONE_NEWUTS, "/proc/self/exe", argv, environ);
-		printf("errno %d\n", errno);
-		_exit(99);
-	}
-	close(out[1]);
+	a.go_rd = go[0];
+	a.res_wr = res[1];
+	if (child_start(&c, CHILD_STDOUT | CHILD_LIVE, 30, shared_table_child, &a))
+		return;
 	close(go[0]);
 	close(res[1]);
 	/* The sibling holds the pipe too: read up to the report's end, not EOF. */
-	while (off + 1 < sizeof(text) && !strstr(text, "\nend\n") && !strstr(text, "errno ") &&
-	       (n = read(out[0], text + off, sizeof(text) - 1 - off)) > 0) {
-		off += n;
-		text[off] = '\0';
-	}
+	if (!child_read_until(&c, "\nend\n") && !strstr(c.text, "errno "))
+		ksft_print_msg("no report from the new program\n");
 	if (write(go[1], "g", 1) != 1)
 		ksft_print_msg("cannot wake the sibling\n");
 	read_all(res[0], answer, sizeof(answer));
-	waitpid(pid, &status, 0);
-	close(out[0]);
+	child_finish(&c);
 	close(go[1]);
 	close(res[0]);
 	memset(&r, 0, sizeof(r));
-	parse_report(&r, text, 0);
-	ksft_test_result(exited_ok(status) && r.ok && !strcmp(r.fds, "0,1,2") && !strcmp(answer, "kept"),
+	parse_report(&r, c.text, 0);
+	ksft_test_result(child_ok(&c) && r.ok && !strcmp(r.fds, "0,1,2") && !strcmp(answer, "kept"),
 			 "a process sharing the caller's descriptor table keeps its descriptors (%s); the new program has %s",
 			 answer[0] ? answer : "no answer", r.fds);
 }

@@ -89,30 +89,30 @@ static unsigned long uts_inode(void)
 	return ino;
 }
 
+static int call_act(void *fn)
+{
+	return ((int (*)(void))fn)();
+}
+
 /* Run fn in a child; its exit code, or -1 if it died. */
 static int in_child(int (*fn)(void))
 {
-	int status;
-	pid_t pid = fork();
+	struct child c;
 
-	if (pid == 0) {
-		alarm(30);
-		_exit(fn());
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+	if (child_start(&c, 0, 30, call_act, (void *)fn) || !WIFEXITED(c.status))
 		return -1;
-	return WEXITSTATUS(status);
+	return child_code(&c);
 }
 
 /*
  * A full table: the first call is EMFILE and changes nothing; once one
- * descriptor is closed, the call runs true in a new UTS namespace.
+ * descriptor is closed, the call runs true (exit 0, C_OK) in a new UTS
+ * namespace.
  */
 static int full_table(void)
 {
 	unsigned long uts = uts_inode();
-	int last = fill_table(), err, status;
-	pid_t pid;
+	int last = fill_table(), err;
 
 	if (last < 0 || !uts)
 		return C_SETUP;
@@ -123,14 +123,8 @@ static int full_table(void)
 	if (!table_intact(last) || uts_inode() != uts)
 		return C_CALLER;
 	close(last);
-	pid = fork();
-	if (pid == 0) {
-		execns(CLONE_NEWUTS, TRUE, true_argv, no_env);
-		_exit(errno);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return C_SETUP;
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? C_OK : C_RAN;
+	execns(CLONE_NEWUTS, TRUE, true_argv, no_env);
+	return C_RAN;
 }
 
 /*

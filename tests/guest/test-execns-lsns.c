@@ -186,8 +186,11 @@ static void check_nsenter(pid_t pid, const unsigned long want[NR_TYPES])
 int main(void)
 {
 	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	char *cli_argv[] = { CLI, "-H", "-i", "-n", "-m", "-p", "-f", "--kill-child",
+			     "sh", "-c", "hostname " NAME " && exec sleep 100", NULL };
 	unsigned long want[NR_TYPES], got[NR_TYPES] = { 0 };
-	pid_t cli, prog = 0;
+	pid_t cli = 0, prog = 0;
+	struct child c;
 	size_t i;
 	int st, k;
 
@@ -198,12 +201,8 @@ int main(void)
 		ksft_finished();
 	}
 
-	cli = fork();
-	if (cli == 0) {
-		execl(CLI, "execns", "-H", "-i", "-n", "-m", "-p", "-f", "--kill-child",
-		      "sh", "-c", "hostname " NAME " && exec sleep 100", (char *)NULL);
-		_exit(127);
-	}
+	if (!child_spawn(cli_argv, CHILD_LIVE, TEST_TIMEOUT, &c))
+		cli = c.pid;
 	for (k = 0; cli > 0 && k < 200 && !prog; k++) {
 		nanosleep(&ts, NULL);
 		prog = child_of(cli, "sleep");
@@ -228,7 +227,7 @@ out:
 		kill(prog, SIGKILL);
 	if (cli > 0) {
 		kill(cli, SIGKILL);
-		waitpid(cli, &st, 0);
+		child_finish(&c);
 	}
 	ksft_finished();
 }

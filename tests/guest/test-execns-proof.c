@@ -71,29 +71,36 @@ static int param_write(const char *path, const char *s)
 	return e;
 }
 
+struct try_arg {
+	long flags;
+	bool check_state;
+};
+
+static int try_child(void *arg)
+{
+	const struct try_arg *t = arg;
+	char *argv[] = { "/bin/true", NULL }, *envp[] = { NULL };
+	struct proc_state before, after;
+	int e;
+
+	snapshot(&before);
+	raw_execns(t->flags, "/bin/true", argv, envp);
+	e = errno;
+	snapshot(&after);
+	if (t->check_state && !same_state(&before, &after, "caller after EOPNOTSUPP"))
+		return 200;
+	return e;
+}
+
 /* execns(@flags, /bin/true) in a child: its errno, 0 on success. */
 static int try_execns(long flags, bool check_state)
 {
-	char *argv[] = { "/bin/true", NULL }, *envp[] = { NULL };
-	struct proc_state before, after;
-	int status;
-	pid_t pid;
+	struct try_arg t = { flags, check_state };
+	struct child c;
 
-	pid = fork();
-	if (pid < 0)
+	if (child_start(&c, 0, CHILD_TIMEOUT, try_child, &t) || !WIFEXITED(c.status))
 		return -1;
-	if (pid == 0) {
-		snapshot(&before);
-		raw_execns(flags, "/bin/true", argv, envp);
-		status = errno;
-		snapshot(&after);
-		if (check_state && !same_state(&before, &after, "caller after EOPNOTSUPP"))
-			_exit(200);
-		_exit(status);
-	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	return child_code(&c);
 }
 
 int main(void)

@@ -112,16 +112,16 @@ static const char *marker(pid_t pid)
 }
 
 /* The child: one call.  Exits 0 on a documented refusal, RAN_EXIT via the new program. */
-static void child(struct call *c)
+static int child(void *arg)
 {
+	struct call *c = arg;
 	pthread_t t;
 
-	alarm(30);
 	close(open(marker(getpid()), O_CREAT | O_WRONLY | O_CLOEXEC, 0666));
 	if (c->nobody && drop_to_nobody())
-		_exit(0);
+		return 0;
 	if (c->threaded && pthread_create(&t, NULL, c->from_thread ? call_thread : spin, c))
-		_exit(0);
+		return 0;
 	if (c->from_thread) {
 		pthread_join(t, NULL);
 	} else {
@@ -131,15 +131,15 @@ static void child(struct call *c)
 	if (!is_documented(c->err)) {
 		printf("# undocumented errno %d (%s) for flags %#lx\n", c->err, strerror(c->err), c->flags);
 		fflush(stdout);
-		_exit(BAD_ERRNO);
+		return BAD_ERRNO;
 	}
 	if (c->valid && c->err != ENOMEM && c->err != ENOSPC) {
 		printf("# a valid call failed: errno %d (%s), flags %#lx%s\n", c->err,
 		       strerror(c->err), c->flags, c->from_thread ? ", from a thread" : "");
 		fflush(stdout);
-		_exit(EXEC_FAILED);
+		return EXEC_FAILED;
 	}
-	_exit(0);
+	return 0;
 }
 
 /* "NAME N" from /proc/execns/stats, -1 if absent. */
@@ -201,22 +201,22 @@ int main(int argc, char **argv)
 		struct call c;
 		int st, kill_it = rand_r(&seed) % 6 == 0;
 		long delay_us = rand_r(&seed) % 3000;
+		struct child ch;
 		pid_t pid;
 
 		make_call(&c, &seed);
-		fflush(stdout);
-		pid = fork();
-		if (pid == 0)
-			child(&c);
-		if (pid < 0)
+		if (child_start(&ch, CHILD_LIVE, 30, child, &c))
 			break;
+		pid = ch.pid;
 		calls++;
 		valid += c.valid;
 		if (kill_it) {
 			usleep(delay_us);
 			kill(pid, SIGKILL);
 		}
-		if (waitpid(pid, &st, 0) < 0)
+		child_finish(&ch);
+		st = ch.status;
+		if (st == -1)
 			break;
 		unlink(marker(pid));
 		if (WIFEXITED(st) && WEXITSTATUS(st) == RAN_EXIT) {

@@ -20,6 +20,8 @@
 #define REFCNT	"/sys/module/execns/refcnt"
 #define PAGE	4096
 
+/* The child's ends of the control and go pipes (ctl[1], go[0]), the test's. */
+static int ctl[2], go[2];
 static int uffd, ctl_wr, go_rd, call_flags = CLONE_NEWUTS;
 static char *page;
 
@@ -55,64 +57,62 @@ static void *handler(void *arg)
 	return NULL;
 }
 
-static void child(void)
+/* The child: a call held on the registered page, the handler thread waiting for "go". */
+static int child(void *arg)
 {
 	struct uffdio_api api = { .api = UFFD_API };
 	struct uffdio_register reg;
 	char *argv[] = { "/proc/self/exe", "report", NULL };
 	pthread_t t;
 
-	alarm(60);
+	(void)arg;
+	close(ctl[0]);
+	close(go[1]);
+	ctl_wr = ctl[1];
+	go_rd = go[0];
 	uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
 	if (uffd < 0) {
 		dprintf(ctl_wr, "skip userfaultfd() fails with errno %d (%s)\n", errno, strerror(errno));
-		_exit(0);
+		return 0;
 	}
 	if (ioctl(uffd, UFFDIO_API, &api)) {
 		dprintf(ctl_wr, "skip UFFDIO_API fails with errno %d\n", errno);
-		_exit(0);
+		return 0;
 	}
 	page = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	reg = (struct uffdio_register){ .range = { (unsigned long)page, PAGE },
 					.mode = UFFDIO_REGISTER_MODE_MISSING };
 	if (page == MAP_FAILED || ioctl(uffd, UFFDIO_REGISTER, &reg)) {
 		dprintf(ctl_wr, "skip UFFDIO_REGISTER fails with errno %d\n", errno);
-		_exit(0);
+		return 0;
 	}
 	if (pthread_create(&t, NULL, handler, NULL))
-		_exit(1);
+		return 1;
 	execns(call_flags, page, argv, environ);
 	dprintf(ctl_wr, "errno %d\n", errno);
-	_exit(99);
+	return 99;
 }
 
 /* A held call with a uid table and namespaces prepared, killed by SIGKILL. */
 static void kill_while_held(long base)
 {
-	int ctl[2], go[2], status = 0;
 	char line[128] = "";
 	long tables = -1;
+	struct child c;
 	ssize_t n;
-	pid_t pid;
 
 	if (pipe(ctl) || pipe(go))
 		return;
 	call_flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWNET;
-	pid = fork();
-	if (pid == 0) {
-		close(ctl[0]);
-		close(go[1]);
-		ctl_wr = ctl[1];
-		go_rd = go[0];
-		child();
-	}
+	if (child_start(&c, CHILD_LIVE, 60, child, NULL))
+		return;
 	close(ctl[1]);
 	close(go[0]);
 	n = read(ctl[0], line, sizeof(line) - 1);
 	line[n > 0 ? n : 0] = '\0';
 	tables = execns_stat("tables");
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
+	kill(c.pid, SIGKILL);
+	child_finish(&c);
 	/*
 	 * The table, its user_structs and the module reference of the
 	 * killed call go asynchronously (RCU, the network namespace's
@@ -123,8 +123,8 @@ static void kill_while_held(long base)
 	for (int i = 0; i < 300 && (execns_stat("tables") || execns_stat("users") ||
 				    read_long(REFCNT) != base); i++)
 		usleep(100000);
-	ksft_test_result(!strncmp(line, "blocked", 7) && tables == 1 && WIFSIGNALED(status) &&
-			 WTERMSIG(status) == SIGKILL,
+	ksft_test_result(!strncmp(line, "blocked", 7) && tables == 1 && WIFSIGNALED(c.status) &&
+			 WTERMSIG(c.status) == SIGKILL,
 			 "a held execns(CLONE_NEWUSER|NS|UTS|NET), its table prepared (%ld), dies by SIGKILL", tables);
 	ksft_test_result(read_long(REFCNT) == base && execns_stat("tables") == 0 && execns_stat("users") == 0,
 			 "and leaves nothing: refcnt %ld (was %ld), %ld tables, %ld user_structs",
@@ -137,32 +137,20 @@ static const struct child_mode modes[] = { CHILD_MODE_REPORT };
 
 int main(int argc, char **argv)
 {
-	int out[2], ctl[2], go[2], status = -1, first_field = -1;
-	char line[128] = "", text[4096] = "", sysc[256] = "", path[64];
-	long base, during, after;
+	char line[128] = "", sysc[256] = "", path[64];
 	unsigned long uts = ns_inode("uts");
+	long base, during, after;
+	int first_field = -1;
 	struct report r;
-	pid_t pid;
+	struct child c;
 	long ret;
 	int e;
 
 	CHILD_DISPATCH(modes, argc, argv);
 	test_start(6, TEST_TIMEOUT);
 	base = read_long(REFCNT);
-	if (pipe(out) || pipe(ctl) || pipe(go))
+	if (pipe(ctl) || pipe(go) || child_start(&c, CHILD_STDOUT | CHILD_LIVE, 60, child, NULL))
 		return 1;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		dup2(out[1], 1);
-		close(out[0]);
-		close(ctl[0]);
-		close(go[1]);
-		ctl_wr = ctl[1];
-		go_rd = go[0];
-		child();
-	}
-	close(out[1]);
 	close(ctl[1]);
 	close(go[0]);
 
@@ -181,10 +169,10 @@ int main(int argc, char **argv)
 				 "the module cannot be unloaded while a call is inside execns (%d)", i + 1);
 			ksft_test_result_code(KSFT_SKIP, name, "%s", line + 5);
 		}
-		waitpid(pid, NULL, 0);
+		child_finish(&c);
 		ksft_finished();
 	}
-	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
+	snprintf(path, sizeof(path), "/proc/%d/syscall", c.pid);
 	read_text(path, sysc, sizeof(sysc));
 	sscanf(sysc, "%d", &first_field);
 	during = read_long(REFCNT);
@@ -201,17 +189,15 @@ int main(int argc, char **argv)
 
 	if (write(go[1], "g", 1) != 1)
 		ksft_print_msg("cannot wake the fault handler\n");
-	read_all(out[0], text, sizeof(text));
-	waitpid(pid, &status, 0);
+	child_finish(&c);
 	memset(&r, 0, sizeof(r));
-	parse_report(&r, text, 0);
-	ksft_test_result(exited_ok(status) && r.ok && r.pid == pid && r.ns[NS_UTS] && r.ns[NS_UTS] != uts,
+	parse_report(&r, c.text, 0);
+	ksft_test_result(child_ok(&c) && r.ok && r.pid == c.pid && r.ns[NS_UTS] && r.ns[NS_UTS] != uts,
 			 "once the page is there the call completes: pid %d runs the new program in uts:[%lu]",
 			 r.pid, r.ns[NS_UTS]);
 
 	after = read_long(REFCNT);
 	ksft_test_result(after == base, "the reference is dropped when the call has returned (refcnt %ld)", after);
-	close(out[0]);
 	close(ctl[0]);
 	close(go[1]);
 	kill_while_held(base);

@@ -82,59 +82,30 @@ static int work(void)
 {
 	static const uid_t uids[] = { 1001, 1000 };
 
-	printf("%ld\n", read_long("/proc/execns/self"));
-	fflush(stdout);
-	for (size_t i = 0; i < 2; i++) {
-		pid_t c = fork();
-		int st;
-
-		if (c == 0)
-			_exit(setresuid(uids[i], uids[i], uids[i]) ? 1 : 0);
-		if (c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st))
+	child_putl("self", read_long("/proc/execns/self"));
+	for (size_t i = 0; i < 2; i++)
+		if (child_as_uid(uids[i]))
 			return 1;
-	}
 	errno = 0;
 	return getpriority(PRIO_USER, 4242) != -1 || errno != ESRCH;
 }
 
-/* In the table: until stdin ends. */
+/* In the table: until killed. */
+__attribute__((noreturn))
 static int hold(void)
 {
-	char c;
-
-	printf("%ld\n", read_long("/proc/execns/self"));
-	fflush(stdout);
-	while (read(0, &c, 1) > 0)
-		;
-	return 0;
+	child_putl("self", read_long("/proc/execns/self"));
+	child_detach();
+	for (;;)
+		pause();
 }
 
-/* Start MODE in a new table with stdout on a pipe; *table gets its id. */
-static pid_t start(const char *self, const char *mode, int *to_child, long *table)
+/* MODE in a new table, waiting for it to end or (hold) left running; its table's id. */
+static long start(const char *mode, int wait, struct child *c)
 {
-	char *argv[] = { (char *)self, (char *)mode, NULL };
-	char buf[32] = "";
-	int out[2], in[2];
-	pid_t pid;
-
-	if (pipe(out) || pipe(in))
+	if (child_execns(CLONE_NEWUSER, mode, NULL, wait, c))
 		return -1;
-	pid = fork();
-	if (pid == 0) {
-		dup2(out[1], 1);
-		dup2(in[0], 0);
-		alarm(30);
-		execns(CLONE_NEWUSER, "/proc/self/exe", argv, environ);
-		_exit(99);
-	}
-	close(out[1]);
-	close(in[0]);
-	if (read(out[0], buf, sizeof(buf) - 1) <= 0)
-		buf[0] = '\0';
-	close(out[0]);
-	*table = atol(buf);
-	*to_child = in[1];
-	return pid;
+	return child_val(c, "self");
 }
 
 static void wait_no_tables(void)
@@ -152,8 +123,8 @@ int main(int argc, char **argv)
 {
 	static const unsigned int uids[] = { 0, 1000, 1001 };
 	long t1, t2, allocs, frees;
-	int fd, st1, st2, hold_fd, work_fd, live, ok;
-	pid_t p1, p2;
+	struct child work_c, hold_c;
+	int fd, live, ok;
 
 	CHILD_DISPATCH(modes, argc, argv);
 
@@ -173,11 +144,9 @@ int main(int argc, char **argv)
 	write_knob(T "events/execns/enable", "1");
 	write_knob(T "tracing_on", "1");
 
-	p1 = start(argv[0], "work", &work_fd, &t1);
-	close(work_fd);
-	waitpid(p1, &st1, 0);
+	t1 = start("work", 1, &work_c);
 	wait_no_tables();
-	p2 = start(argv[0], "hold", &hold_fd, &t2);
+	t2 = start("hold", 0, &hold_c);
 
 	write_knob(T "tracing_on", "0");
 	fd = open(T "trace", O_RDONLY);
@@ -185,7 +154,7 @@ int main(int argc, char **argv)
 	close(fd);
 	live = live_users();
 
-	ksft_test_result(WIFEXITED(st1) && !WEXITSTATUS(st1) && t1 > 0 && t2 > t1,
+	ksft_test_result(child_ok(&work_c) && t1 > 0 && t2 > t1,
 			 "workloads ran in tables %ld and %ld", t1, t2);
 	ksft_test_result(count("execns_call", "pid=") >= 2 &&
 			 count("execns_call", "") == count("execns_call", "pid=") &&
@@ -217,8 +186,7 @@ int main(int argc, char **argv)
 	/* The held table ends when its last process does. */
 	write_knob(T "trace", "");
 	write_knob(T "tracing_on", "1");
-	close(hold_fd);
-	waitpid(p2, &st2, 0);
+	child_kill(hold_c.pid);
 	wait_no_tables();
 	write_knob(T "tracing_on", "0");
 	write_knob(T "events/execns/enable", "0");

@@ -15,70 +15,55 @@
 
 #define NR_TABLES 3
 
-static int set_uid(uid_t uid)
-{
-	pid_t c = fork();
-	int st;
-
-	if (c == 0)
-		_exit(setresuid(uid, uid, uid) ? 1 : 0);
-	return c > 0 && waitpid(c, &st, 0) == c && WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -1;
-}
-
 /* In table i: print its id, then the setuid()s and the lookup. */
 static int work(int i)
 {
-	printf("%ld\n", read_long("/proc/execns/self"));
-	fflush(stdout);
-	if (set_uid(1000 + i) || set_uid(2000))
+	child_putl("self", read_long("/proc/execns/self"));
+	if (child_as_uid(1000 + i) || child_as_uid(2000))
 		return 1;
 	/* Found or not, depending on whether the child's credentials are gone yet. */
 	getpriority(PRIO_USER, 1000 + i);
 	return 0;
 }
 
-/* In the held table: a uid-3000 child, both waiting for SIGTERM. */
-static int hold(void)
+/* The held table's uid-3000 process, until SIGTERM. */
+static int hold_3000(void *arg)
 {
-	pid_t c;
-
-	printf("%ld\n", read_long("/proc/execns/self"));
-	fflush(stdout);
-	c = fork();
-	if (c == 0) {
-		if (setresuid(3000, 3000, 3000))
-			_exit(1);
-		pause();
-		_exit(0);
-	}
+	(void)arg;
+	if (setresuid(3000, 3000, 3000))
+		return 1;
 	pause();
 	return 0;
 }
 
-/* Run MODE ARG in a new table; returns the table id, 0 on failure. */
-static long in_table(const char *self, const char *mode, const char *arg, pid_t *pid, int group)
+/*
+ * In the held table: its own process group, and a uid-3000 child, both
+ * waiting for SIGTERM, however long the tracing check takes (no alarm).
+ */
+__attribute__((noreturn))
+static int hold(void)
 {
-	char *argv[] = { (char *)self, (char *)mode, (char *)arg, NULL };
-	char buf[32] = "";
-	int p[2];
+	struct child c;
 
-	if (pipe(p))
+	alarm(0);
+	setpgid(0, 0);
+	child_putl("self", read_long("/proc/execns/self"));
+	child_detach();
+	child_start(&c, CHILD_BACKGROUND, 0, hold_3000, NULL);
+	for (;;)
+		pause();
+}
+
+/* Run MODE ARG in a new table (wait: until it ends); its table's id, 0 on failure. */
+static long in_table(const char *mode, const char *arg, int wait, struct child *c)
+{
+	const char *args[] = { arg, NULL };
+	long t;
+
+	if (child_execns(CLONE_NEWUSER, mode, args, wait, c))
 		return 0;
-	*pid = fork();
-	if (*pid == 0) {
-		if (group)
-			setpgid(0, 0);
-		dup2(p[1], 1);
-		close(p[0]);
-		close(p[1]);
-		execns(CLONE_NEWUSER, "/proc/self/exe", argv, environ);
-		_exit(99);
-	}
-	close(p[1]);
-	if (read(p[0], buf, sizeof(buf) - 1) <= 0)
-		buf[0] = '\0';
-	close(p[0]);
-	return atol(buf);
+	t = child_val(c, "self");
+	return t == CHILD_NONE ? 0 : t;
 }
 
 /* Mode "work I": the workload of table I. */
@@ -97,8 +82,8 @@ int main(int argc, char **argv)
 {
 	int held = argc > 1 && !strcmp(argv[1], "hold");
 	long t, tables_left;
-	pid_t pid;
-	int st, ok = 1;
+	struct child c;
+	int ok = 1;
 
 	CHILD_DISPATCH(modes, argc, argv);
 
@@ -107,12 +92,12 @@ int main(int argc, char **argv)
 		char arg[16];
 
 		snprintf(arg, sizeof(arg), "%d", i);
-		t = in_table(argv[0], "work", arg, &pid, 0);
-		ok &= t > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st);
+		t = in_table("work", arg, 1, &c);
+		ok &= t > 0 && child_ok(&c);
 		ksft_print_msg("table %ld uids 0 %d 2000\n", t, 1000 + i);
 	}
 	ksft_test_result(ok, "%d tables: setuid() to two uids and a lookup in each", NR_TABLES);
-	ksft_test_result(!set_uid(5000), "setuid(5000) in the global table");
+	ksft_test_result(!child_as_uid(5000), "setuid(5000) in the global table");
 	for (int i = 0; i < 100 && execns_stat("tables") > 0; i++)
 		usleep(50000);
 	tables_left = execns_stat("tables");
@@ -120,15 +105,15 @@ int main(int argc, char **argv)
 	if (held) {
 		char s[32];
 
-		t = in_table(argv[0], "holder", NULL, &pid, 1);
+		t = in_table("holder", NULL, 0, &c);
 		/* users counts frees after RCU: earlier tables' may still be due. */
 		for (int i = 0; i < 300 && execns_stat("users") != 2; i++)
 			usleep(50000);
-		snprintf(s, sizeof(s), "%d\n", pid);
+		snprintf(s, sizeof(s), "%d\n", c.pid);
 		write_file("/tmp/execns-hold.pid", s, 0644);
 		ksft_print_msg("held table %ld uids 0 3000\n", t);
 		ksft_test_result(t > 0 && execns_stat("users") == 2,
-				 "table %ld held by process group %d", t, pid);
+				 "table %ld held by process group %d", t, c.pid);
 	}
 	ksft_finished();
 }

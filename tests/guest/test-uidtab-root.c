@@ -40,6 +40,16 @@ static int try_watches(void *arg)
 	return 0;
 }
 
+/* A process that only counts, until killed (off the test's pipe). */
+__attribute__((noreturn))
+static int stay(void *arg)
+{
+	(void)arg;
+	child_detach();
+	for (;;)
+		pause();
+}
+
 /*
  * RLIMIT_NPROC 1 (root has more processes than that; in a table, arg
  * forks two more first), the real uid to 1000 and back to 0, then
@@ -50,7 +60,8 @@ static int try_watches(void *arg)
 static int try_nproc(void *arg)
 {
 	struct rlimit rl = { 1, 1 };
-	pid_t c, other[2] = { 0, 0 };
+	struct child other[2] = { { .pid = 0 }, { .pid = 0 } };
+	pid_t c;
 	int fork_err = 0;
 
 	child_putl("self", ut_self());
@@ -58,23 +69,17 @@ static int try_nproc(void *arg)
 	 * Two more uid-0 processes of the table (a table counts only its own):
 	 * over the limit even while this one's count is with uid 1000.
 	 */
-	for (int i = 0; arg && i < 2; i++) {
-		other[i] = fork();
-		if (other[i] == 0) {
-			child_detach();
-			alarm(CHILD_TIMEOUT);
-			pause();
-			_exit(0);
-		}
-	}
+	for (int i = 0; arg && i < 2; i++)
+		child_start(&other[i], CHILD_BACKGROUND, CHILD_TIMEOUT, stay, NULL);
 	if (setrlimit(RLIMIT_NPROC, &rl) || setresuid(UT_UID, -1, -1) || setresuid(0, -1, -1)) {
 		child_putl("setup_errno", errno);
-		return 0;
+		goto out;
 	}
 	child_putl("table_after", ut_self());
 	fflush(stdout);
 	execl("/bin/true", "true", (char *)NULL);
 	child_putl("exec_errno", errno);
+	/* fork() by hand: what fork() itself does over RLIMIT_NPROC is the test */
 	c = fork();
 	if (c == 0)
 		_exit(0);
@@ -83,9 +88,10 @@ static int try_nproc(void *arg)
 	else
 		waitpid(c, NULL, 0);
 	child_putl("fork_errno", fork_err);
+out:
 	for (int i = 0; i < 2; i++)
-		if (other[i] > 0)
-			kill(other[i], SIGKILL);
+		if (other[i].pid > 0)
+			child_kill(other[i].pid);
 	return 0;
 }
 

@@ -33,10 +33,12 @@ struct ucase {
 	const char *value;
 };
 
-static void child_stays(void)
+/* A process that only counts: until its parent (the holder) goes. */
+__attribute__((noreturn))
+static int child_stays(void *arg)
 {
+	(void)arg;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	alarm(CHILD_TIMEOUT);
 	for (;;)
 		pause();
 }
@@ -44,17 +46,15 @@ static void child_stays(void)
 /* NPROC 3: the holder and two children; the probe forks. */
 static int hold_nproc(void)
 {
-	for (int i = 0; i < 2; i++) {
-		pid_t c = fork();
+	struct child c;
 
-		if (c == 0)
-			child_stays();
-		if (c < 0)
+	for (int i = 0; i < 2; i++)
+		if (child_start(&c, CHILD_BACKGROUND, CHILD_TIMEOUT, child_stays, NULL))
 			return errno;
-	}
 	return 0;
 }
 
+/* fork() by hand: the probe is fork() itself, refused at RLIMIT_NPROC. */
 static int probe_nproc(void)
 {
 	pid_t c = fork();

@@ -7,8 +7,10 @@
  * goes to a pipe, an alarm is set, and a function runs, whose value is the
  * exit status.  The test reads the pipe to EOF into a struct child, passes
  * the "# " lines it finds on as its own diagnostics, and reaps the child
- * (or, with CHILD_BACKGROUND, leaves it running: c->pid).  Everything else
- * is that with a given function:
+ * (or, with CHILD_BACKGROUND, leaves it running: c->pid).  With CHILD_LIVE
+ * it returns at once instead, to talk to, signal or watch the running child
+ * (child_read_until() reads what it wrote so far), and child_finish() then
+ * does the rest.  Everything else is that with a given function:
  *
  *   child_run(fn, arg, c)		fn(arg) in the child
  *   child_execns(flags, mode, args, wait, c)
@@ -16,9 +18,14 @@
  *					its modes (below), e.g. into a new table
  *   child_exec(argv, how, prep, arg, secs, out, len)
  *					execv() a program, capturing its output
+ *   child_spawn(argv, how, secs, c)	execv() a program, as child_start()
  *   spawn_report() (report.h)		execns() into the "report" mode
+ *   child_as_uid(uid)		a child that becomes uid and ends
  *   child_hold(uid, fn, arg)		a child that builds something and
  *					keeps it until child_kill()
+ *
+ * Only a test whose subject is fork() itself (a limit it must hit, what
+ * the kernel does at fork) calls fork() by hand, and says so.
  *
  * The child writes "key value" lines (child_put()), read back with
  * child_val(), "# " lines as diagnostics, and whatever else it defines.
@@ -131,13 +138,24 @@ static inline void child_detach(void)
 struct child {
 	int status;		/* wait status, -1 if none */
 	pid_t pid;		/* the child (left running with CHILD_BACKGROUND) */
+	int how;		/* child_start()'s */
+	int out;		/* CHILD_LIVE: the pipe's end to read, until child_finish() */
+	size_t len;		/* of text */
+	char comm[16];		/* CHILD_COMM: its name when it ended */
 	char text[8192];	/* what it wrote, NUL-terminated */
 };
 
-/* child_start()'s how: fd 1 into the pipe, fd 2 too, the child left running. */
+/*
+ * child_start()'s how: fd 1 into the pipe, fd 2 too; the child left
+ * running once its output ended; return at once (CHILD_LIVE, see
+ * child_finish()); keep the ended child's /proc/PID/comm in c->comm before
+ * reaping it (whether it got as far as exec'ing what it was to run).
+ */
 #define CHILD_STDOUT		(1 << 1)
 #define CHILD_STDERR		(1 << 2)
 #define CHILD_BACKGROUND	(1 << 3)
+#define CHILD_LIVE		(1 << 4)
+#define CHILD_COMM		(1 << 5)
 
 /* Pass the "# " lines a child printed on as diagnostics of this program. */
 static inline void pass_diags(const char *text)
@@ -156,21 +174,79 @@ static inline void child_reap(pid_t pid, struct child *c)
 		;
 }
 
+/* Its name, from /proc/PID/comm, while it is a zombie not yet reaped. */
+static inline void child_read_comm(struct child *c)
+{
+	siginfo_t si;
+	char path[32];
+
+	c->comm[0] = '\0';
+	while (waitid(P_PID, c->pid, &si, WEXITED | WNOWAIT) < 0)
+		if (errno != EINTR)
+			return;
+	snprintf(path, sizeof(path), "/proc/%d/comm", c->pid);
+	read_text(path, c->comm, sizeof(c->comm));
+	c->comm[strcspn(c->comm, "\n")] = '\0';
+}
+
+/*
+ * Read a CHILD_LIVE child's output on into c->text until it holds stop
+ * (NULL: to EOF) or it is full; the "# " lines are passed on by
+ * child_finish().  Returns whether stop was seen.
+ */
+static inline bool child_read_until(struct child *c, const char *stop)
+{
+	ssize_t n;
+
+	while (c->out >= 0 && !(stop && strstr(c->text, stop)) && c->len + 1 < sizeof(c->text)) {
+		n = read(c->out, c->text + c->len, sizeof(c->text) - 1 - c->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		c->len += n;
+		c->text[c->len] = '\0';
+	}
+	return stop && strstr(c->text, stop);
+}
+
+/*
+ * The end of child_start() for a CHILD_LIVE child (done at once for any
+ * other): read its output to EOF, pass its "# " lines on, and reap it
+ * (unless CHILD_BACKGROUND), first noting its name with CHILD_COMM.  A test
+ * that read and closed c->out itself (more output than c->text holds) sets
+ * it to -1 first.
+ */
+static inline void child_finish(struct child *c)
+{
+	child_read_until(c, NULL);
+	pass_diags(c->text);
+	if (c->out >= 0)
+		close(c->out);
+	c->out = -1;
+	if (c->how & CHILD_BACKGROUND)
+		return;
+	if (c->how & CHILD_COMM)
+		child_read_comm(c);
+	child_reap(c->pid, c);
+}
+
 /*
  * The protocol: fork; the child has the streams @how names on a pipe, an
- * alarm of @secs and runs fn(arg), exiting with its value.  Reads the pipe
- * to EOF into c->text, passes its "# " lines on, then reaps the child
- * unless CHILD_BACKGROUND (a child that stays must call child_detach()
- * first).  0, or -1 when no child could be made.
+ * alarm of @secs (0: none) and runs fn(arg), exiting with its value.  Then
+ * child_finish(), unless CHILD_LIVE (a child that stays must call
+ * child_detach() first).  0, or -1 when no child could be made.
  */
 static inline int child_start(struct child *c, int how, unsigned int secs,
 			      int (*fn)(void *), void *arg)
 {
-	int p[2];
+	int p[2], ret;
 	pid_t pid;
 
 	memset(c, 0, sizeof(*c));
 	c->status = -1;
+	c->out = -1;
+	c->how = how;
 	fflush(stdout);
 	if (pipe2(p, O_CLOEXEC))
 		return -1;
@@ -184,7 +260,10 @@ static inline int child_start(struct child *c, int how, unsigned int secs,
 		/* fn may count or fill the descriptor table: only 0-2 are ours */
 		close(p[0]);
 		close(p[1]);
-		_exit(fn(arg));
+		ret = fn(arg);
+		/* what fn printed reaches the pipe, as from exit() */
+		fflush(NULL);
+		_exit(ret);
 	}
 	close(p[1]);
 	if (pid < 0) {
@@ -192,11 +271,9 @@ static inline int child_start(struct child *c, int how, unsigned int secs,
 		return -1;
 	}
 	c->pid = pid;
-	read_all(p[0], c->text, sizeof(c->text));
-	pass_diags(c->text);
-	close(p[0]);
-	if (!(how & CHILD_BACKGROUND))
-		child_reap(pid, c);
+	c->out = p[0];
+	if (!(how & CHILD_LIVE))
+		child_finish(c);
 	return 0;
 }
 
@@ -340,6 +417,32 @@ static inline int child_exec(char *const argv[], int how, int (*prep)(void *), v
 		return -1;
 	child_copy(&c, out, len);
 	return child_code(&c);
+}
+
+/* Start argv[0] (a path) as child_start() would, e.g. CHILD_LIVE to watch it run. */
+static inline int child_spawn(char *const argv[], int how, unsigned int secs, struct child *c)
+{
+	struct child_prog pr = { argv, NULL, NULL };
+
+	return child_start(c, how, secs, child_prog_main, &pr);
+}
+
+static inline int child_become(void *arg)
+{
+	uid_t uid = *(uid_t *)arg;
+
+	return setresuid(uid, uid, uid) ? 1 : 0;
+}
+
+/*
+ * A child that becomes uid for good (setresuid) and ends: its user_struct
+ * made and dropped in the caller's uid table.  0 if it could.
+ */
+static inline int child_as_uid(uid_t uid)
+{
+	struct child c;
+
+	return !child_start(&c, 0, CHILD_TIMEOUT, child_become, &uid) && child_ok(&c) ? 0 : -1;
 }
 
 /* ------------------------------------------------------------ holding */

@@ -101,6 +101,7 @@ static inline int report_main(int argc, char **argv)
 			pid_t p;
 
 			fflush(stdout);
+			/* fork() by hand: what a child forked here sees is the report */
 			p = fork();
 			if (p == 0) {
 				printf("child %d %lu %lu\n", getpid(), ns_inode("pid"),
