@@ -73,10 +73,14 @@ struct execns_hook {
 
 #define EXECNS_HOOK_FLAGS (EXECNS_ARCH_HOOK_FLAGS | FTRACE_OPS_FL_PERMANENT)
 
-/* A hook that may change where the hooked call goes. */
-#define EXECNS_REDIRECT_HOOK(sym, cb) {					\
+/*
+ * A hook that may change where the hooked call goes: to @to, the module's
+ * function of the same signature, which @cb finds in its ops' private.
+ */
+#define EXECNS_REDIRECT_HOOK(sym, cb, to) {				\
 	.name = sym,							\
-	.ops = { .func = cb, .flags = EXECNS_HOOK_FLAGS | FTRACE_OPS_FL_IPMODIFY }, \
+	.ops = { .func = cb, .private = to,				\
+		 .flags = EXECNS_HOOK_FLAGS | FTRACE_OPS_FL_IPMODIFY },	\
 }
 
 /* A hook that only looks (and may change the arguments' objects). */

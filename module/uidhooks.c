@@ -81,54 +81,44 @@ static void execns_put_ucounts(struct ucounts *uc)
 
 /* --- callbacks --- */
 
-static void notrace execns_alloc_uid_hook(unsigned long ip, unsigned long parent_ip,
-					  struct ftrace_ops *op, struct ftrace_regs *fregs)
+/*
+ * alloc_uid(), find_user() and alloc_ucounts() are called by the task whose
+ * table is meant (set_user(), PRIO_USER, set_cred_ucounts()...): a caller
+ * in a table goes to the module's stand-in, the ops' private.
+ */
+static void notrace execns_caller_table_hook(unsigned long ip, unsigned long parent_ip,
+					     struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	if (execns_uidtab_of(current_user()))
-		execns_hook_redirect(fregs, execns_alloc_uid);
+		execns_hook_redirect(fregs, op->private);
 }
-NOKPROBE_SYMBOL(execns_alloc_uid_hook);
+NOKPROBE_SYMBOL(execns_caller_table_hook);
 
-static void notrace execns_find_user_hook(unsigned long ip, unsigned long parent_ip,
-					  struct ftrace_ops *op, struct ftrace_regs *fregs)
-{
-	if (execns_uidtab_of(current_user()))
-		execns_hook_redirect(fregs, execns_find_user);
-}
-NOKPROBE_SYMBOL(execns_find_user_hook);
-
+/* free_uid(up): the user_struct says which table. */
 static void notrace execns_free_uid_hook(unsigned long ip, unsigned long parent_ip,
 					 struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	if (execns_uidtab_of((struct user_struct *)execns_hook_arg0(fregs)))
-		execns_hook_redirect(fregs, execns_free_uid);
+		execns_hook_redirect(fregs, op->private);
 }
 NOKPROBE_SYMBOL(execns_free_uid_hook);
 
-/* alloc_ucounts() is called by the task whose counts are meant, like alloc_uid(). */
-static void notrace execns_alloc_ucounts_hook(unsigned long ip, unsigned long parent_ip,
-					      struct ftrace_ops *op, struct ftrace_regs *fregs)
-{
-	if (execns_uidtab_of(current_user()))
-		execns_hook_redirect(fregs, execns_alloc_ucounts);
-}
-NOKPROBE_SYMBOL(execns_alloc_ucounts_hook);
-
+/* put_ucounts(uc): the ucounts say whose they are. */
 static void notrace execns_put_ucounts_hook(unsigned long ip, unsigned long parent_ip,
 					    struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	if (execns_ucounts_ours((struct ucounts *)execns_hook_arg0(fregs)))
-		execns_hook_redirect(fregs, execns_put_ucounts);
+		execns_hook_redirect(fregs, op->private);
 }
 NOKPROBE_SYMBOL(execns_put_ucounts_hook);
 
 /* In arming order; disarmed in reverse. */
 static struct execns_hook execns_uid_hooks[] = {
-	EXECNS_REDIRECT_HOOK("free_uid", execns_free_uid_hook),
-	EXECNS_REDIRECT_HOOK("put_ucounts", execns_put_ucounts_hook),
-	EXECNS_REDIRECT_HOOK("alloc_uid", execns_alloc_uid_hook),
-	EXECNS_REDIRECT_HOOK("alloc_ucounts", execns_alloc_ucounts_hook),
-	EXECNS_REDIRECT_HOOK("find_user", execns_find_user_hook),
+	EXECNS_REDIRECT_HOOK("free_uid", execns_free_uid_hook, execns_free_uid),
+	EXECNS_REDIRECT_HOOK("put_ucounts", execns_put_ucounts_hook, execns_put_ucounts),
+	EXECNS_REDIRECT_HOOK("alloc_uid", execns_caller_table_hook, execns_alloc_uid),
+	EXECNS_REDIRECT_HOOK("alloc_ucounts", execns_caller_table_hook, execns_alloc_ucounts),
+	EXECNS_REDIRECT_HOOK("find_user", execns_caller_table_hook, execns_find_user),
 	EXECNS_WATCH_HOOK("commit_creds", execns_handover_hook),
 };
 

@@ -34,12 +34,12 @@ static void notrace execns_unshare_hook_cb(unsigned long ip, unsigned long paren
 	/* init arms the hook once to test it, whatever the parameter says. */
 	if (READ_ONCE(execns_forbid_unshare) &&
 	    (execns_hook_arg0(fregs) & (CLONE_NEWIPC | CLONE_NEWUSER)))
-		execns_hook_redirect(fregs, execns_unshare_refused);
+		execns_hook_redirect(fregs, op->private);
 }
 NOKPROBE_SYMBOL(execns_unshare_hook_cb);
 
 static struct execns_hook execns_unshare_hook =
-	EXECNS_REDIRECT_HOOK("ksys_unshare", execns_unshare_hook_cb);
+	EXECNS_REDIRECT_HOOK("ksys_unshare", execns_unshare_hook_cb, execns_unshare_refused);
 
 /* Caller holds execns_unshare_lock. */
 static int execns_unshare_apply(bool forbid)
