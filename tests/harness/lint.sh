@@ -3,11 +3,13 @@
 # Static checks, printed as KTAP: for each kernel of the matrix a W=1 build,
 # a sparse pass (C=2) and the IBT check (ibt-check.sh) of the module, and
 # the kernel's calls of the hooked functions (hook-sites.sh); then
-# checkpatch on its sources; and two harness checks on the host: the guest's
-# kernel-log pattern against sample reports and banners
-# (log-pattern-check.sh), make passing CMD to vm.sh and
-# tracing/host/stap-run.sh unexpanded, and every man page in docs/ clean
-# under mandoc -Tlint (Debian's mandoc, installed by deps.sh).  For each packaged kernel, also
+# checkpatch on its sources; the in-tree twin's series (upstream-check.sh:
+# applies to its base, checkpatch --strict); and harness checks on the
+# host: the guest's kernel-log pattern against sample reports and banners
+# (log-pattern-check.sh), every shell script parses, make passing CMD to
+# vm.sh and tracing/host/stap-run.sh unexpanded, and every man page in docs/
+# clean under mandoc -Tlint (Debian's mandoc, installed by deps.sh).  For
+# each packaged kernel, also
 # `make dkms-install` with Debian's dkms in the build root
 # (dkms-check.sh): the module it installs has that kernel's vermagic.
 # Once per run (the common part): dkms.conf's and the Debian changelog's
@@ -145,9 +147,9 @@ versions_match() {
 parts=${LINT_PARTS:-all}
 deb_kernels=("$@")
 case $parts in
-all) plan=$(( $# * 5 + 7 )) ;;
+all) plan=$(( $# * 5 + 8 )) ;;
 kernels) plan=$(( $# * 5 )) ;;
-common) plan=7; set -- ;;
+common) plan=8; set -- ;;
 *) die "lint.sh: LINT_PARTS must be all, kernels or common, not '$parts'" ;;
 esac
 
@@ -242,6 +244,17 @@ rc=0
 	--file module/*.c module/*.h module/arch/*/*.h module/arch/*/*.c tests/guest/leak/*.c tests/guest/ipmod/*.c \
 	tracing/host/percpu-probe/*.c) >"$log" 2>&1 || rc=1
 ktap_result $rc "checkpatch on module/, tests/guest/leak/, tests/guest/ipmod/ and tracing/host/percpu-probe/" "$log"
+
+# The in-tree twin's series: git am's format, applies to its pristine
+# base, checkpatch --strict clean (a skip where the base is not unpacked:
+# a run without the kernels built here).
+log=$LOGS/lint-upstream.log
+rc=0
+"$TOP/tests/harness/upstream-check.sh" >"$log" 2>&1 || rc=$?
+case $rc in
+4) ktap_skip "upstream/: the series applies to its base and is checkpatch --strict clean" "$(head -n 1 "$log")" ;;
+*) ktap_result $rc "upstream/: the series applies to its base and is checkpatch --strict clean ($(tail -n 1 "$log" | sed 's/^upstream\/series: //'))" "$log" ;;
+esac
 
 log=$LOGS/lint-log-pattern.log
 rc=0
