@@ -34,8 +34,8 @@ case $jobs in
 esac
 
 # Set up first, so a missing registry or package stops here, in one line.
-# The debug kernel is built, not fetched: on a cold cache that is 8 of the
-# set-up's 15 minutes, CPU-bound (at nice 19) where the rest mostly
+# The debug, bypass and lto kernels are built, not fetched: on a cold cache
+# that is most of the set-up, CPU-bound (at nice 19) where the rest mostly
 # downloads, so it runs beside the rest and is waited for at the end.
 # The locks keep apt runs in the build root one at a time (the build
 # holds one of its own); an apt run beside the build only adds packages
