@@ -219,7 +219,19 @@ static inline bool child_read_until(struct child *c, const char *stop)
  */
 static inline void child_finish(struct child *c)
 {
+	char sink[4096];
+	ssize_t n = 1;
+
 	child_read_until(c, NULL);
+	/*
+	 * What c->text has no room for is dropped, not left to SIGPIPE a
+	 * child about to be reaped (one left running keeps its pipe's fate).
+	 */
+	while (c->out >= 0 && n != 0 && !(c->how & CHILD_BACKGROUND)) {
+		n = read(c->out, sink, sizeof(sink));
+		if (n < 0 && errno != EINTR)
+			break;
+	}
 	pass_diags(c->text);
 	if (c->out >= 0)
 		close(c->out);
@@ -404,18 +416,39 @@ static inline int child_prog_main(void *arg)
  * CHILD_STDERR) going into out (cut at len - 1).  @prep, if not NULL, runs
  * in the child first (drop privileges, install a filter, ...); a nonzero
  * return ends the child with status 98.  The child has @secs seconds.
- * Returns its child_code().
+ * Returns its child_code().  The output is read straight into out, which
+ * may be larger than c.text (lsns with its debug output: tens of KiB),
+ * and what does not fit is drained, so the program never dies of SIGPIPE.
  */
 static inline int child_exec(char *const argv[], int how, int (*prep)(void *), void *arg,
 			     unsigned int secs, char *out, size_t len)
 {
 	struct child_prog pr = { argv, prep, arg };
 	struct child c;
+	char sink[4096];
+	size_t got = 0;
+	ssize_t n;
 
 	out[0] = '\0';
-	if (child_start(&c, how & (CHILD_STDOUT | CHILD_STDERR), secs, child_prog_main, &pr))
+	if (child_start(&c, (how & (CHILD_STDOUT | CHILD_STDERR)) | CHILD_LIVE, secs,
+			child_prog_main, &pr))
 		return -1;
-	child_copy(&c, out, len);
+	for (;;) {
+		bool fits = got + 1 < len;
+
+		n = read(c.out, fits ? out + got : sink, fits ? len - 1 - got : sizeof(sink));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (fits)
+			got += n;
+	}
+	out[got] = '\0';
+	close(c.out);
+	c.out = -1;
+	pass_diags(out);
+	child_finish(&c);
 	return child_code(&c);
 }
 
