@@ -41,14 +41,11 @@ build() {
 	t0=$(date +%s)
 	note "building the bypass kernel (the debug kernel with tests/bypass/*.patch, $(patch_hash))"
 	rm -rf "$ROOT$src" "$ROOT$build"
-	# The source as hard links to the debug kernel's pristine tree; each
-	# file a patch touches is first replaced by a copy of its own.
-	cp -al "$ROOT$D/src-$ver" "$ROOT$src" || die "copying the debug kernel's source failed"
+	# The source as hard links to the debug kernel's pristine tree
+	# (tree_link_copy, tree_apply: common.sh).
+	tree_link_copy "$ROOT$D/src-$ver" "$ROOT$src" || die "copying the debug kernel's source failed"
 	for p in "$PATCHES"/*.patch; do
-		sed -n 's|^+++ b/||p' "$p" | while read -r f; do
-			cp --remove-destination "$ROOT$D/src-$ver/$f" "$ROOT$src/$f"
-		done
-		patch -s -p1 -d "$ROOT$src" <"$p" || die "$(basename "$p") does not apply to linux-source-6.12 $ver"
+		tree_apply "$ROOT$src" "$p" || die "$(basename "$p") does not apply to linux-source-6.12 $ver"
 	done
 	cp -a "$ROOT$D/debug-$(cat "$dbg/key")" "$ROOT$build" || die "copying the debug kernel's tree failed"
 	# Built with the patched source mounted over the debug kernel's, in

@@ -90,11 +90,17 @@ kernel_proof() {
 	case $v in
 	proven) echo proven ;;
 	any) echo any ;;
+	in-tree) echo in-tree ;;
 	refused:?*) printf 'refused %s\n' "${v#refused:}" ;;
 	refused-insmod:?*) printf 'refused-insmod %s\n' "${v#refused-insmod:}" ;;
-	*) die "KERNEL=$1: proof column '$v' in tests/kernels.conf is neither proven, refused:SITE nor refused-insmod:WORD" ;;
+	*) die "KERNEL=$1: proof column '$v' in tests/kernels.conf is neither proven, refused:SITE, refused-insmod:WORD nor in-tree" ;;
 	esac
 }
+
+# kernel_in_tree NAME: whether a kernel has execns(2) of its own (proof
+# column in-tree: the twin, upstream/): no module is built for it or
+# loaded in its guests.
+kernel_in_tree() { [ "$(kernel_field "$1" 6)" = in-tree ]; }
 
 # kernel_built NAME: whether a kernel is built, not fetched (flavour "-":
 # debug, bypass, a tree of your own): its own build script, KASAN's memory
@@ -112,7 +118,7 @@ kernel_built() { [ "$(kernel_flavour "$1")" = - ]; }
 tools_row() {
 	local f
 	f=$(kernel_flavour "$1")
-	case $(kernel_proof "$1") in refused* | any) return 1 ;; esac
+	case $(kernel_proof "$1") in refused* | any | in-tree) return 1 ;; esac
 	[ "$f" = - ] || [ "$f" = "$(arch_deb "$(kernel_arch "$1")")" ]
 }
 
@@ -190,11 +196,11 @@ cross_dir() {
 }
 
 # prepare_guest KERNEL: what a boot of KERNEL needs built and fetched: the
-# kernel, execns.ko for it, and the guest's test programs (the host's for
+# kernel, execns.ko for it (not for the twin: kernel_in_tree), and the guest's test programs (the host's for
 # x86_64, cross-built by guest-cross.sh for another architecture).
 prepare_guest() {
 	"$TOP/tests/harness/fetch-kernel.sh" "$1"
-	"$TOP/tests/harness/build-module.sh" "$1"
+	kernel_in_tree "$1" || "$TOP/tests/harness/build-module.sh" "$1"
 	if arch_native "$(kernel_arch "$1")"; then
 		logged guest-progs.log make -C "$TOP" -s guest-progs ||
 			die "building the guest's test programs failed (log: $LOGS/guest-progs.log)"
@@ -237,6 +243,39 @@ kbuild_cc() {
 	clang-*) echo "LLVM=-${1#clang-}" ;;
 	*) echo "CC=$1${2:+ HOSTCC=$1}" ;;
 	esac
+}
+
+# tree_link_copy PRISTINE COPY: COPY becomes a copy of the source tree
+# PRISTINE made of hard links (seconds, no space), to be patched by
+# tree_apply, which never writes through a link into PRISTINE.
+tree_link_copy() {
+	rm -rf "$2" && cp -al "$1" "$2"
+}
+
+# tree_apply TREE PATCH: apply PATCH (a git or plain unified diff, -p1) to
+# a tree_link_copy, with git apply (git am's engine; a whitespace error
+# fails).  Each file PATCH touches first gets its own copy, so the
+# pristine tree it links to stays pristine.  Prints git apply's complaint
+# and fails when it does not apply.
+tree_apply() {
+	local tree=$1 patch=$2 f
+	sed -n 's|^+++ b/||p' "$patch" | while read -r f; do
+		f=$tree/$f
+		[ ! -e "$f" ] || [ "$(stat -c %h "$f")" -eq 1 ] ||
+			{ cp -p "$f" "$f.own" && mv "$f.own" "$f"; }
+	done
+	(cd "$tree" && git apply --whitespace=error-all "$patch")
+}
+
+# series_patches DIR: the patches DIR/series lists, in order, as paths.
+series_patches() {
+	grep -v '^#' "$1/series" | sed '/^ *$/d; s|^|'"$1"'/|'
+}
+
+# series_base DIR: the linux-source-6.12 version DIR/series's "# base:" line
+# names (the pristine source its patches apply to).
+series_base() {
+	sed -n 's/^# base: linux-source-6.12 \([^ ]*\).*/\1/p' "$1/series"
 }
 
 # logged LOG CMD...: run CMD with its output in $LOGS/LOG (the caller's

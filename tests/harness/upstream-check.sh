@@ -16,14 +16,14 @@
 . "$(dirname "$0")/common.sh"
 
 U=$TOP/upstream
-base=$(sed -n 's/^# base: linux-source-6.12 \([^ ]*\).*/\1/p' "$U/series")
+base=$(series_base "$U")
 [ -n "$base" ] || die "upstream/series has no '# base: linux-source-6.12 VERSION' line"
 src=$ROOT/usr/src/execns-built/src-$base
 if [ ! -f "$src/Makefile" ]; then
 	echo "linux-source-6.12 $base is not unpacked in the build root ($src; make check KERNEL=debug unpacks it)"
 	exit 4
 fi
-patches=$(grep -v '^#' "$U/series" | sed '/^ *$/d')
+patches=$(series_patches "$U" | sed 's|.*/||')
 rc=0
 for f in "$U"/*.patch; do
 	printf '%s\n' "$patches" | grep -qxF "${f##*/}" || { echo "${f##*/}: not in upstream/series"; rc=1; }
@@ -31,7 +31,7 @@ done
 
 tmp=$(mktemp -d "$ROOT/usr/src/execns-upstream-check.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-cp -al "$src" "$tmp/linux" || die "cannot copy $src"
+tree_link_copy "$src" "$tmp/linux" || die "cannot copy $src"
 n=0
 for p in $patches; do
 	n=$((n + 1))
@@ -41,12 +41,7 @@ for p in $patches; do
 	grep -q '^Subject: .' "$tmp/info" && grep -q '^Author: .' "$tmp/info" &&
 		grep -q '^Signed-off-by: ' "$f" ||
 		{ echo "$p: not a mail git am takes (Subject, From and Signed-off-by)"; rc=1; }
-	# Break the hard links of what it changes, then apply.
-	sed -n 's|^+++ b/||p' "$f" | while read -r t; do
-		t=$tmp/linux/$t
-		[ ! -e "$t" ] || [ "$(stat -c %h "$t")" -eq 1 ] || { cp -p "$t" "$t.own" && mv "$t.own" "$t"; }
-	done
-	if ! (cd "$tmp/linux" && git apply --whitespace=error-all "$f") >"$tmp/apply" 2>&1; then
+	if ! tree_apply "$tmp/linux" "$f" >"$tmp/apply" 2>&1; then
 		echo "$p: does not apply after the $((n - 1)) before it:"
 		sed 's/^/  /' "$tmp/apply"
 		rc=1
