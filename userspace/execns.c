@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -260,19 +261,44 @@ static void __attribute__((noreturn)) version(void)
 	printf("%s %s\n", me(), EXECNS_VERSION);
 	if (read_line(EXECNS_SYSFS_VERSION, buf, sizeof(buf)))
 		printf("module %s\n", buf);
+	else if (execns_in_tree())
+		puts("module not loaded; the kernel has execns(2) of its own");
 	else
 		puts("module not loaded");
 	exit_stdout();
 }
 
-/* --which PID: one number, the table id, as /proc/execns/self prints it. */
+/*
+ * --which PID on a kernel with execns(2) of its own: the inode number of
+ * /proc/PID/ns/uidtab, its table's nsfs identity (never 0: the initial
+ * table has one too).
+ */
+static void __attribute__((noreturn)) which_in_tree(long pid)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%ld/ns/uidtab", pid);
+	if (stat(path, &st))
+		err(EXIT_EXECNS, "%s", path);
+	printf("%llu\n", (unsigned long long)st.st_ino);
+	exit_stdout();
+}
+
+/*
+ * --which PID: one number, the table id, as /proc/execns/self prints it
+ * (the module), or as /proc/PID/ns/uidtab names it (the kernel's own).
+ */
 static void __attribute__((noreturn)) which(long pid)
 {
 	char line[64], proc[32];
-	FILE *f = fopen(PROC_PIDS, "re");
+	FILE *f;
 	long p;
 	unsigned long long id;
 
+	if (execns_in_tree())
+		which_in_tree(pid);
+	f = fopen(PROC_PIDS, "re");
 	if (!f)
 		err(EXIT_EXECNS, "%s (the execns module is not loaded, or older than 0.2)",
 		    PROC_PIDS);
@@ -588,6 +614,11 @@ static void __attribute__((noreturn)) fail_enosys(void)
 {
 	char nr[32], path[300], on[8];
 
+	if (execns_in_tree()) {
+		if (seccomp_mode() == 2)
+			errx(EXIT_EXECNS, "the kernel's own execns(2) answered ENOSYS: a seccomp filter on this process (Seccomp: 2 in /proc/self/status) most likely refuses it");
+		errx(EXIT_EXECNS, "the kernel's own execns(2) answered ENOSYS: this execns was built for another syscall number than the kernel's (rebuild it against the kernel's headers, which define __NR_execns)");
+	}
 	if (access(EXECNS_SYSFS_MODULE, F_OK)) {
 		/* insmod fails: the module registers kprobes. */
 		if (config_lacks("CONFIG_KPROBES", path, sizeof(path)))

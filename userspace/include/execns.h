@@ -32,6 +32,21 @@ extern "C" {
 #define EXECNS_SYSFS_NR_FILE		EXECNS_SYSFS_SYSCALL_NR
 #endif
 
+/*
+ * A kernel with execns(2) of its own (the in-tree twin, upstream/) has this
+ * file, the caller's uid table; libexecns then calls the kernel's number
+ * (__NR_execns, or upstream/'s provisional 463) when the module is not
+ * loaded.
+ */
+#define EXECNS_PROC_UIDTAB		"/proc/self/ns/uidtab"
+
+/*
+ * The number upstream/ provisionally gives execns(2) on every ABI it wires
+ * (x86_64, i386, arm64, AArch32, s390x, 31-bit s390; not x32).  libexecns
+ * takes the kernel headers' __NR_execns instead where they define one.
+ */
+#define EXECNS_NR_IN_TREE		463
+
 /* The loaded module's version, as MODULE_VERSION() publishes it. */
 #define EXECNS_SYSFS_VERSION		"/sys/module/execns/version"
 
@@ -74,7 +89,8 @@ extern "C" {
  * Like execve(2), after unsharing the namespaces in flags and closing every
  * descriptor above 2.  Returns only on error: -1 with errno set, and the
  * caller unchanged.  errno is ENOSYS when the module is not loaded (its
- * sysfs file is absent or holds no number for this ABI); any other failure
+ * sysfs file is absent or holds no number for this ABI) and the kernel has
+ * no execns(2) of its own; any other failure
  * to read that file is its own errno (EMFILE with no descriptor free,
  * ENFILE, ENOMEM, EACCES).  After ENOSYS the slot is read again from sysfs
  * and, if the module now serves another number (it was reloaded), the call
@@ -113,11 +129,18 @@ int execnspe(int flags, const char *file, char *const argv[],
 int execns_find_program(const char *file, char *buf, size_t size);
 
 /*
- * 1 if the module is loaded and has a slot for this ABI, else 0 (also when
- * sysfs cannot be read, e.g. with no descriptor free).  Reads sysfs afresh
- * (and refreshes the slot execns() uses); errno is preserved.
+ * 1 if the module is loaded and has a slot for this ABI, or the kernel has
+ * execns(2) of its own, else 0 (also when sysfs cannot be read, e.g. with
+ * no descriptor free).  Reads sysfs afresh (and refreshes the slot execns()
+ * uses); errno is preserved.
  */
 int execns_available(void);
+
+/*
+ * 1 if execns() calls the kernel's own execns(2) (/proc/self/ns/uidtab
+ * exists, the module is not loaded), else 0.  errno is preserved.
+ */
+int execns_in_tree(void);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,11 @@
  *
  * The module takes a spare syscall slot when it loads and publishes the
  * number in sysfs, so the number is looked up at run time, never compiled in.
+ * A kernel with execns(2) of its own (the in-tree twin, upstream/) shows it
+ * by /proc/self/ns/uidtab; its number is a system call's, fixed: the
+ * kernel headers' __NR_execns, else the one upstream/ gives every ABI it
+ * wires (463, provisional; x32 has none).  The module, when loaded, wins:
+ * whoever loaded it on such a kernel wants it measured.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,17 +17,37 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "execns.h"
+
+#if defined(__NR_execns)
+#define IN_TREE_NR	__NR_execns
+#elif defined(__x86_64__) && defined(__ILP32__)
+#define IN_TREE_NR	0	/* x32: upstream/ wires no entry */
+#else
+#define IN_TREE_NR	EXECNS_NR_IN_TREE
+#endif
 
 /* The slot read from sysfs; 0 until a read succeeds (0 is never spare). */
 static atomic_long execns_slot;
 
 /*
+ * The in-tree execns(2)'s number when this kernel has one, else -ENOSYS.
+ * access() is async-signal-safe.
+ */
+static long in_tree_nr(void)
+{
+	if (!IN_TREE_NR || access(EXECNS_PROC_UIDTAB, F_OK))
+		return -ENOSYS;
+	return IN_TREE_NR;
+}
+
+/*
  * Read the slot: the number, or a negative errno.  -ENOSYS means there is
- * none: no such file (the module is not loaded) or no number in it (no slot
- * for this ABI).  Any other failure to open or read the file (EMFILE,
+ * none: no such file (the module is not loaded) on a kernel without an
+ * execns(2) of its own, or no number in it (no slot for this ABI).  Any other failure to open or read the file (EMFILE,
  * ENFILE, ENOMEM, EACCES...) is its own errno, so that a caller out of
  * descriptors is not told the module is missing.  Only open/read/close and
  * a hand-written parser, so that execns() stays async-signal-safe like
@@ -36,8 +61,10 @@ static long read_slot(void)
 	int fd, e;
 
 	fd = open(EXECNS_SYSFS_NR_FILE, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
+		return in_tree_nr();
 	if (fd < 0)
-		return errno == ENOENT || errno == ENOTDIR ? -ENOSYS : -errno;
+		return -errno;
 	len = read(fd, buf, sizeof(buf));
 	e = errno;
 	close(fd);
@@ -203,4 +230,13 @@ int execns_available(void)
 			      memory_order_relaxed);
 	errno = saved_errno;
 	return nr > 0;
+}
+
+int execns_in_tree(void)
+{
+	int saved_errno = errno, in_tree;
+
+	in_tree = access(EXECNS_SYSFS_MODULE, F_OK) && in_tree_nr() > 0;
+	errno = saved_errno;
+	return in_tree;
 }
