@@ -8,7 +8,10 @@
 #   debug: the bug detectors (KASAN, lockdep, UBSAN, kmemleak, fault
 #          injection), GCC 14 as Debian's own 6.12 kernels;
 #   lto:   clang 19 with ThinLTO, a kernel where the linker may inline
-#          across files, which the module's load-time proof must refuse.
+#          across files, which the module's load-time proof must refuse;
+#   twin:  the in-tree twin, upstream/series applied to the source version
+#          its "# base:" line names, GCC 14, guest.config only: execns(2)
+#          without the module.
 # (The bypass kernel is the debug kernel's tree patched and rebuilt
 # incrementally: build-bypass-kernel.sh.)
 # The result has a stock kernel's layout: $EXECNS_CACHE/kernels/NAME/
@@ -47,16 +50,31 @@ lto)
 	CC_NAME=clang-19		# trixie's, from the 6.12 kernel's own era
 	PACKAGES="clang-19 lld-19 llvm-19"
 	;;
-*) die "build-kernel.sh: no recipe for KERNEL=$name (debug or lto)" ;;
+twin)
+	FRAGMENTS="guest twin"
+	CC_NAME=x86_64-linux-gnu-gcc-14
+	PACKAGES=
+	SERIES=$TOP/upstream
+	;;
+*) die "build-kernel.sh: no recipe for KERNEL=$name (debug, lto or twin)" ;;
 esac
 # The build root has no plain gcc: the kernel's helpers use the same compiler.
 MK="ARCH=x86_64 $(kbuild_cc "$CC_NAME" host)"
 
+SERIES=${SERIES:-}
+
 # frag_hash: the hash of the fragments' option lines, those configure()
-# checks, and of the compiler; a comment's edit keeps the cache.
+# checks, of the compiler and of the series' patches; a comment's edit in
+# a fragment keeps the cache.
 frag_files() { local f; for f in $FRAGMENTS; do echo "$TOP/tests/kernels/$f.config"; done; }
 frag_lines() { frag_files | xargs cat | grep -E '^(CONFIG_|# CONFIG_[A-Z0-9_]+ is not set)'; }
-frag_hash() { { frag_lines; echo "$CC_NAME"; } | sha256sum | cut -c1-12; }
+frag_hash() {
+	{
+		frag_lines
+		echo "$CC_NAME"
+		[ -z "$SERIES" ] || series_patches "$SERIES" | xargs cat
+	} | sha256sum | cut -c1-12
+}
 
 warm() {
 	local release
@@ -128,9 +146,22 @@ configure() {
 	fi
 }
 
+# patched SRC DST: DST, a hard-link copy of the pristine SRC with the
+# series applied in order (tree_apply, common.sh).
+patched() {
+	local p
+	tree_link_copy "$ROOT$1" "$ROOT$2" || die "copying $1 failed"
+	for p in $(series_patches "$SERIES"); do
+		tree_apply "$ROOT$2" "$p" >"$LOGS/$name-patch.log" 2>&1 ||
+			die "${p##*/} does not apply to $1 (log: $LOGS/$name-patch.log)"
+	done
+}
+
 build() {
 	local ver key src build release t0
 	ver=$(cat "$out/version" 2>/dev/null || true)
+	# A series applies to the version it names, not to the newest.
+	[ -z "$SERIES" ] || ver=$(series_base "$SERIES")
 	[ -n "$ver" ] || ver=$(newest_source)
 	[ -n "$ver" ] || die "no linux-source-6.12 in suites '$suites' for KERNEL=$name (is the registry reachable? try 'make fetch-refresh')"
 	key=$ver-$(frag_hash)
@@ -139,6 +170,10 @@ build() {
 	note "building the $name kernel (linux-source-6.12 $ver, $CC_NAME, fragments $FRAGMENTS: $(frag_hash))"
 	install_source "$ver"
 	unpack "$ver"
+	if [ -n "$SERIES" ]; then
+		patched "$src" "$build.src"
+		src=$build.src
+	fi
 	configure "$src" "$build"
 	# nice: other runs (QEMU guests) share the machine.
 	logged "$name-build.log" in_root nice -n 19 make -C "$build" $MK -j"$(nproc)" bzImage modules ||
@@ -149,7 +184,7 @@ build() {
 	ln -sfn "$build" "$ROOT/lib/modules/$release/build"
 	# This row's trees of older keys are dead weight (about 1 GB each); a
 	# source no built row's version names, too.
-	find "$ROOT$D" -maxdepth 1 -name "$name-*" ! -name "$name-$key" -exec rm -rf {} +
+	find "$ROOT$D" -maxdepth 1 -name "$name-*" ! -name "$name-$key" ! -name "$name-$key.src" -exec rm -rf {} +
 	find "$ROOT$D" -maxdepth 1 -name 'src-*' ! -name "src-$ver" -print | while read -r s; do
 		cat "$EXECNS_CACHE"/kernels/*/version 2>/dev/null | grep -qxF "${s##*/src-}" || rm -rf "$s"
 	done

@@ -184,10 +184,17 @@ tree_suite() {
 }
 
 # kernel_lane K: kernel K's static checks, suite (but split_tests) and
-# kmemleak self-test; the debug kernel's tree as a tree of your own.
+# kmemleak self-test; the debug kernel's tree as a tree of your own; the
+# suite alone on the twin (kernel_in_tree).
 kernel_lane() {
 	local k=$1 h=$TOP/tests/harness split
 	note "=== $k: $(kernel_desc "$k") ==="
+	if kernel_in_tree "$k"; then
+		# No module: the suite alone (its series is the common lane's
+		# upstream-check.sh).
+		suite "$k" "$k"
+		return
+	fi
 	step "$k-lint" "$k: static checks" env LINT_PARTS=kernels "$h/lint.sh" "$k"
 	split=$(split_tests "$k")
 	suite "$k" "$k" "${split:+!$split}"

@@ -134,6 +134,7 @@ make_initramfs() {
 	install -m 644 "$TOP/tests/guest/lib.sh" "$r/usr/local/lib/execns/lib.sh"
 	install -m 755 "$TOP/tests/guest/run-tests" "$r/usr/local/bin/execns-run-tests"
 	install -m 644 "$TOP/tests/guest/needs-uid-tables" "$r/usr/local/lib/execns/needs-uid-tables"
+	install -m 644 "$TOP/tests/guest/module-only" "$r/usr/local/lib/execns/module-only"
 	[ -z "$progs" ] || cp "$progs"/* "$r/usr/local/bin/"
 	# The build root's util-linux is x86_64; another architecture's comes
 	# with its kernel (fetch-kernel.sh), laid out as a root.
@@ -146,8 +147,11 @@ make_initramfs() {
 	fi
 	# EXECNS_MODULE=FILE: that execns.ko instead of build-module.sh's
 	# (deb-check.sh keeps the one DKMS built as execns-dkms.ko beside it).
-	cp "${EXECNS_MODULE:-$(kmod "$kernel")}" "$r/lib/modules/execns.ko"
-	cp "$(kmod "$kernel" execns_ipmod)" "$r/lib/modules/"
+	# None for a kernel with execns(2) of its own (the twin).
+	if ! kernel_in_tree "$kernel"; then
+		cp "${EXECNS_MODULE:-$(kmod "$kernel")}" "$r/lib/modules/execns.ko"
+		cp "$(kmod "$kernel" execns_ipmod)" "$r/lib/modules/"
+	fi
 	[ ! -d "$kd/modules" ] || cp -r "$kd/modules" "$r/lib/modules/extra"
 	printf '%s\n' "$mode" >"$r/etc/execns/mode"
 	printf '%s\n' "${PARAMS:-}" >"$r/etc/execns/params"

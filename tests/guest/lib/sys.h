@@ -164,11 +164,16 @@ static inline int drop_to_nobody(void)
 
 /*
  * This ABI's syscall number, from sysfs at each call (a test may reload the
- * module with another); -1 when the module is not loaded.
+ * module with another), or the kernel's own (the twin: libexecns's
+ * execns_in_tree()); -1 when there is none.
  */
 static inline long execns_nr(void)
 {
-	return read_long(EXECNS_SYSFS_NR_FILE);
+	long nr = read_long(EXECNS_SYSFS_NR_FILE);
+
+	if (nr < 0 && execns_in_tree())
+		nr = EXECNS_NR_IN_TREE;
+	return nr;
 }
 
 #define EXECNS_KO	"/lib/modules/execns.ko"

@@ -23,6 +23,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -40,14 +41,40 @@
 
 /* ------------------------------------------------------------ /proc/execns */
 
-/* The caller's table id: one decimal line, else -1. */
+/*
+ * The initial uid table's inode on the twin (upstream/, patch 8: a fixed
+ * proc inode number, as init_user_ns's 0xEFFFFFFD).
+ */
+#define UT_INIT_UIDTAB_INO	0xEFFFFFF9UL
+
+/*
+ * The caller's table on the twin: its /proc/self/ns/uidtab inode, 0 for
+ * the initial table, as the module's ids (0 = the kernel's own table);
+ * -1 when the file is not there.
+ */
+static inline long ut_self_in_tree(void)
+{
+	struct stat st;
+
+	if (stat(EXECNS_PROC_UIDTAB, &st))
+		return -1;
+	return st.st_ino == UT_INIT_UIDTAB_INO ? 0 : (long)st.st_ino;
+}
+
+/*
+ * The caller's table id: /proc/execns/self's one decimal line (the
+ * module), or ut_self_in_tree() (the twin); else -1.
+ */
 static inline long ut_self(void)
 {
 	char buf[64] = "", *end;
-	int fd = open(UT_SELF, O_RDONLY | O_CLOEXEC);
+	int fd;
 	ssize_t n;
 	long v;
 
+	if (execns_in_tree())
+		return ut_self_in_tree();
+	fd = open(UT_SELF, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	n = read(fd, buf, sizeof(buf) - 1);
