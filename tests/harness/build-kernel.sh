@@ -11,7 +11,9 @@
 #          across files, which the module's load-time proof must refuse;
 #   twin:  the in-tree twin, upstream/series applied to the source version
 #          its "# base:" line names, GCC 14, guest.config only: execns(2)
-#          without the module.
+#          without the module;
+#   twin-debug: the same series with debug's fragments (not in the default
+#          make check: the series under KASAN and lockdep).
 # (The bypass kernel is the debug kernel's tree patched and rebuilt
 # incrementally: build-bypass-kernel.sh.)
 # The result has a stock kernel's layout: $EXECNS_CACHE/kernels/NAME/
@@ -56,12 +58,22 @@ twin)
 	PACKAGES=
 	SERIES=$TOP/upstream
 	;;
-*) die "build-kernel.sh: no recipe for KERNEL=$name (debug, lto or twin)" ;;
+twin-debug)
+	# The series under the debug kernel's detectors (lockdep on the
+	# exec's commit, KASAN on the tables); its release is the debug
+	# kernel's with "-twin" after it.
+	FRAGMENTS="guest debug"
+	CC_NAME=x86_64-linux-gnu-gcc-14
+	PACKAGES=
+	SERIES=$TOP/upstream
+	SUFFIX=-twin
+	;;
+*) die "build-kernel.sh: no recipe for KERNEL=$name (debug, lto, twin or twin-debug)" ;;
 esac
 # The build root has no plain gcc: the kernel's helpers use the same compiler.
-MK="ARCH=x86_64 $(kbuild_cc "$CC_NAME" host)"
+MK="ARCH=x86_64 $(kbuild_cc "$CC_NAME" host)${SUFFIX:+ LOCALVERSION=$SUFFIX}"
 
-SERIES=${SERIES:-}
+SERIES=${SERIES:-} SUFFIX=${SUFFIX:-}
 
 # frag_hash: the hash of the fragments' option lines, those configure()
 # checks, of the compiler and of the series' patches; a comment's edit in
@@ -71,7 +83,7 @@ frag_lines() { frag_files | xargs cat | grep -E '^(CONFIG_|# CONFIG_[A-Z0-9_]+ i
 frag_hash() {
 	{
 		frag_lines
-		echo "$CC_NAME"
+		echo "$CC_NAME$SUFFIX"
 		[ -z "$SERIES" ] || series_patches "$SERIES" | xargs cat
 	} | sha256sum | cut -c1-12
 }
