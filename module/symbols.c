@@ -142,6 +142,7 @@ int execns_symbols_init(void)
 	const struct execns_func_entry *f;
 	const struct execns_data_entry *d;
 	unsigned long addr;
+	size_t found = 0, absent = 0;
 	int ret;
 
 	ret = execns_find_lookup_name();
@@ -153,20 +154,29 @@ int execns_symbols_init(void)
 		if (!addr && !d->optional)
 			return -ENOENT;
 		*d->addr = (const void *)addr;
+		if (addr)
+			found++;
+		else
+			absent++;
 	}
 	for (f = execns_func_table; f < execns_func_table + ARRAY_SIZE(execns_func_table); f++) {
 		/* (NULL: not on this architecture or kernel) */
 		addr = f->name ? execns_lookup(f->name, f->optional) : 0;
 		if (!addr && !f->optional)
 			return -ENOENT;
-		if (addr)
+		if (addr) {
 			__static_call_update(f->key, f->tramp, (void *)addr);
+			found++;
+		} else {
+			absent++;
+		}
 	}
 	ret = execns_check_nsproxy_free();
 	if (ret)
 		return ret;
 
-	pr_info("resolved %zu kernel symbols\n",
-		ARRAY_SIZE(execns_data_table) + ARRAY_SIZE(execns_func_table));
+	/* Absent: optional ones this kernel lacks, or none on this arch. */
+	pr_info("resolved %zu kernel symbols (%zu optional ones absent)\n",
+		found, absent);
 	return 0;
 }

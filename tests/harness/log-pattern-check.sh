@@ -63,7 +63,7 @@ clean='[    0.000000] Kernel command line: console=ttyS0 panic=-1 oops=panic pan
 [    0.300000] kmemleak: Automatic memory scanning thread started
 [    0.400000] Freeing unused kernel image (initmem) memory: 2800K
 [    0.500000] Run /init as init process
-[    1.000000] execns: resolved 14 kernel symbols
+[    1.000000] execns: resolved 21 kernel symbols (2 optional ones absent)
 [    1.000000] execns: loading out-of-tree module taints kernel.
 [    1.000000] execns: module verification failed: signature and/or required key missing - tainting kernel
 [    9.000000] reboot: Power down
