@@ -110,7 +110,7 @@ static int is_full_budget(const struct child *o)
 int main(int argc, char **argv)
 {
 	char old[64];
-	int tables0, left;
+	int tables0;
 	pid_t a, held = -1;
 	struct child o, t1, t2;
 	long self1;
@@ -174,13 +174,16 @@ int main(int argc, char **argv)
 		read_line(WATCHES, now, sizeof(now));
 		ksft_test_result(old[0] && !strcmp(now, old), "max_user_watches restored (%s)", now);
 	}
-	left = ut_wait_tables(tables0, UT_RCU_SECS);
-	ksft_test_result(tables0 >= 0 && left == tables0,
-			 "the tables are gone with their processes (%d left, %d before)", left, tables0);
-	child_in_table("table", NULL, &o);
-	ksft_test_result(child_val(&o, "self") > child_val(&t2, "self") && child_val(&t2, "self") > self1,
-			 "table ids increase: %ld, %ld, then %ld", self1, child_val(&t2, "self"),
-			 child_val(&o, "self"));
+	ut_check_gone(tables0, "the tables are gone with their processes");
+	if (ut_listing()) {
+		child_in_table("table", NULL, &o);
+		ksft_test_result(child_val(&o, "self") > child_val(&t2, "self") && child_val(&t2, "self") > self1,
+				 "table ids increase: %ld, %ld, then %ld", self1, child_val(&t2, "self"),
+				 child_val(&o, "self"));
+	} else {
+		ksft_test_result_code(KSFT_SKIP, "table ids increase",
+				      "the twin's ids are inodes, not ordered and reused after a table ends (upstream/README.md)");
+	}
 	ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_finished();
 }

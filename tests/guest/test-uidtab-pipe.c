@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 {
 	char soft[64], hard[64], now_soft[64], now_hard[64];
 	struct child o;
-	int tables0, left;
+	int tables0;
 	long t;
 	pid_t a;
 
@@ -154,8 +154,6 @@ int main(int argc, char **argv)
 	read_line(HARD, now_hard, sizeof(now_hard));
 	ksft_test_result(soft[0] && hard[0] && !strcmp(now_soft, soft) && !strcmp(now_hard, hard),
 			 "pipe-user-pages-soft/-hard restored (%s, %s)", now_soft, now_hard);
-	left = ut_wait_tables(tables0, UT_RCU_SECS);
-	ksft_test_result(tables0 >= 0 && left == tables0,
-			 "the tables are gone with their processes (%d left, %d before)", left, tables0);
+	ut_check_gone(tables0, "the tables are gone with their processes");
 	ksft_finished();
 }

@@ -110,7 +110,7 @@ static int all_esrch(const struct child *o, const char *p)
 int main(int argc, char **argv)
 {
 	struct child g, o;
-	int tables0, left;
+	int tables0;
 	pid_t a;
 
 	CHILD_DISPATCH(modes, argc, argv);
@@ -158,8 +158,6 @@ int main(int argc, char **argv)
 			 "the initial table still finds its uid 1000 (get errno %ld, ioget %ld)",
 			 child_val(&g, "g_geterr"), child_val(&g, "g_ioget"));
 	child_kill(a);
-	left = ut_wait_tables(tables0, UT_RCU_SECS);
-	ksft_test_result(tables0 >= 0 && left == tables0,
-			 "the table is gone with its processes (%d left, %d before)", left, tables0);
+	ut_check_gone(tables0, "the table is gone with its processes");
 	ksft_finished();
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * forbid_unshare.  Off by default, so loading the module changes nothing
- * for container runtimes: the kernel's own behaviour comes through (a new
- * ipc namespace; a kernel user namespace, which is not a uid table).
+ * forbid_unshare: the module's parameter, or the twin's sysctl
+ * kernel.forbid_unshare (ut_forbid_unshare()).  Off by default, so loading
+ * the module (or booting the twin) changes nothing for container runtimes:
+ * the kernel's own behaviour comes through (a new ipc namespace; a kernel
+ * user namespace, which is not a uid table).
  * Written 1 (the seed's policy), unshare(2) with CLONE_NEWIPC or
  * CLONE_NEWUSER fails with EINVAL and changes nothing, other flags are not
  * affected, nor is clone(2) with those flags; written 0 again, unshare works
@@ -10,8 +12,6 @@
  */
 #include <sched.h>
 #include "lib/test.h"
-
-#define FORBID	EXECNS_SYSFS_DIR "/forbid_unshare"
 
 static unsigned long ns_ino(const char *name)
 {
@@ -85,15 +85,17 @@ static const struct child_mode modes[] = {
 
 int main(int argc, char **argv)
 {
+	const char *forbid = ut_forbid_unshare();
 	char v0[8], v[8];
 	struct child o;
 
 	CHILD_DISPATCH(modes, argc, argv);
 
 	ut_start(12);
-	read_line(FORBID, v0, sizeof(v0));
+	read_line(forbid, v0, sizeof(v0));
 	ksft_test_result(!strcmp(v0, "N") || !strcmp(v0, "0"),
-			 "forbid_unshare is off by default: loading the module breaks no container runtime (%s)", v0);
+			 "forbid_unshare is off by default: %s breaks no container runtime (%s)",
+			 execns_in_tree() ? "the twin" : "loading the module", v0);
 	child_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
 	ksft_test_result(child_val(&o, "ret") == 0 && child_val(&o, "changed") == 1,
 			 "forbid_unshare=0: unshare(CLONE_NEWIPC) makes a new ipc namespace (ret %ld, errno %ld)",
@@ -103,8 +105,8 @@ int main(int argc, char **argv)
 			 "forbid_unshare=0: unshare(CLONE_NEWUSER) makes a kernel user namespace, no uid table (ret %ld, errno %ld, table %ld)",
 			 child_val(&o, "ret"), child_val(&o, "err"), child_val(&o, "self"));
 
-	write_knob(FORBID, "1");
-	read_line(FORBID, v, sizeof(v));
+	write_knob(forbid, "1");
+	read_line(forbid, v, sizeof(v));
 	ksft_test_result(!strcmp(v, "Y") || !strcmp(v, "1"), "forbid_unshare set to 1, the seed's policy (%s)", v);
 	child_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
 	ksft_test_result(child_val(&o, "ret") == -1 && child_val(&o, "err") == EINVAL && child_val(&o, "changed") == 0,
@@ -127,15 +129,15 @@ int main(int argc, char **argv)
 			 "forbid_unshare=1: clone(CLONE_NEWUSER) works, the child has its own user namespace (%ld, errno %ld)",
 			 child_val(&o, "ret"), child_val(&o, "err"));
 
-	write_knob(FORBID, "0");
-	read_line(FORBID, v, sizeof(v));
+	write_knob(forbid, "0");
+	read_line(forbid, v, sizeof(v));
 	ksft_test_result(!strcmp(v, "N") || !strcmp(v, "0"), "forbid_unshare set back to 0 (%s)", v);
 	child_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
 	ksft_test_result(child_val(&o, "ret") == 0 && child_val(&o, "changed") == 1,
 			 "and unshare(CLONE_NEWIPC) works again (ret %ld, errno %ld)",
 			 child_val(&o, "ret"), child_val(&o, "err"));
-	write_knob(FORBID, v0[0] == 'N' || v0[0] == '0' ? "0" : "1");
-	read_line(FORBID, v, sizeof(v));
+	write_knob(forbid, v0[0] == 'N' || v0[0] == '0' ? "0" : "1");
+	read_line(forbid, v, sizeof(v));
 	ksft_test_result(!strcmp(v, v0), "forbid_unshare as it was (%s)", v);
 	ksft_finished();
 }

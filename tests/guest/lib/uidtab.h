@@ -2,6 +2,10 @@
 /*
  * Helpers of the uid-table test programs (test-uidtab-*.c), all ut_*.
  *
+ *  - the module or the twin (upstream/, execns(2) in the kernel): whether
+ *    the module's listing is there to read (ut_listing()), a table's id
+ *    and parent on both (ut_self(), ut_parent(); on the twin of any
+ *    process, ut_table_of(), ut_parent_of()), the forbid_unshare knob;
  *  - /proc/execns: the caller's table id, and a parsed copy of
  *    /proc/execns/tables (every table line, every uid line, and how many
  *    lines did not have the documented form);
@@ -22,6 +26,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -29,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <execns.h>
+#include <linux/nsfs.h>
 #include "child.h"
 #include "ktap.h"
 #include "sys.h"
@@ -39,7 +45,22 @@
 #define UT_UID		1000		/* the unprivileged uid the tests share */
 #define UT_RCU_SECS	30		/* seconds to wait for what goes after RCU */
 
-/* ------------------------------------------------------------ /proc/execns */
+/* ------------------------------------------------------------ module or twin */
+
+/*
+ * Whether the module's listing is there to read: /proc/execns/tables and
+ * /proc/execns/stats, the module's own bookkeeping of tables, their users,
+ * counters and ucounts.  The twin (upstream/) has no such files: a check
+ * that only reads them is a skip there (UT_NO_LISTING), and a check of
+ * behaviour both show reads it another way.  Decided by whose execns(2)
+ * this is, not by the file: on a module row a listing gone missing fails.
+ */
+static inline int ut_listing(void)
+{
+	return !execns_in_tree();
+}
+
+#define UT_NO_LISTING	"the twin lists no tables: /proc/execns/tables and stats are the module's (upstream/README.md)"
 
 /*
  * The initial uid table's inode on the twin (upstream/, patch 8: a fixed
@@ -48,22 +69,77 @@
 #define UT_INIT_UIDTAB_INO	0xEFFFFFF9UL
 
 /*
- * The caller's table on the twin: its /proc/self/ns/uidtab inode, 0 for
- * the initial table, as the module's ids (0 = the kernel's own table);
- * -1 when the file is not there.
+ * forbid_unshare: the module's parameter (N or Y), or the twin's sysctl
+ * kernel.forbid_unshare (0 or 1); both take 0 and 1.
  */
-static inline long ut_self_in_tree(void)
+static inline const char *ut_forbid_unshare(void)
 {
+	return execns_in_tree() ? "/proc/sys/kernel/forbid_unshare" : EXECNS_SYSFS_DIR "/forbid_unshare";
+}
+
+/* A table's id on the twin: its nsfs inode, 0 for the initial table, as the module's ids. */
+static inline long ut_ino_id(unsigned long ino)
+{
+	return ino == UT_INIT_UIDTAB_INO ? 0 : (long)ino;
+}
+
+/*
+ * The table of process pid ("self" or a number) on the twin: its
+ * /proc/PID/ns/uidtab as ut_ino_id() gives it; -1 when the file is not
+ * there (the module's kernels).
+ */
+static inline long ut_table_of(const char *pid)
+{
+	char path[64];
 	struct stat st;
 
-	if (stat(EXECNS_PROC_UIDTAB, &st))
+	snprintf(path, sizeof(path), "/proc/%s/ns/uidtab", pid);
+	if (stat(path, &st))
 		return -1;
-	return st.st_ino == UT_INIT_UIDTAB_INO ? 0 : (long)st.st_ino;
+	return ut_ino_id(st.st_ino);
+}
+
+/*
+ * An ancestor of process pid's table on the twin: NS_GET_PARENT up times
+ * from its /proc/PID/ns/uidtab (1: the parent), as ut_ino_id() gives it;
+ * -1 with errno when there is none (EPERM: above the initial table) or no
+ * such file.
+ */
+static inline long ut_ancestor_of(const char *pid, int up)
+{
+	char path[64];
+	struct stat st;
+	long id = -1;
+	int fd, next, err;
+
+	snprintf(path, sizeof(path), "/proc/%s/ns/uidtab", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	err = errno;
+	for (int i = 0; fd >= 0 && i < up; i++) {
+		next = ioctl(fd, NS_GET_PARENT);
+		err = errno;
+		close(fd);
+		fd = next;
+	}
+	if (fd < 0) {
+		errno = err;
+		return -1;
+	}
+	if (!fstat(fd, &st))
+		id = ut_ino_id(st.st_ino);
+	close(fd);
+	return id;
+}
+
+/* The parent of process pid's table on the twin (ut_ancestor_of(pid, 1)). */
+static inline long ut_parent_of(const char *pid)
+{
+	return ut_ancestor_of(pid, 1);
 }
 
 /*
  * The caller's table id: /proc/execns/self's one decimal line (the
- * module), or ut_self_in_tree() (the twin); else -1.
+ * module), or ut_table_of("self") (the twin); else -1.
  */
 static inline long ut_self(void)
 {
@@ -73,7 +149,7 @@ static inline long ut_self(void)
 	long v;
 
 	if (execns_in_tree())
-		return ut_self_in_tree();
+		return ut_table_of("self");
 	fd = open(UT_SELF, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -207,6 +283,24 @@ static inline struct ut_user *ut_find_user(struct ut_snap *s, long table, unsign
 	return NULL;
 }
 
+/*
+ * The parent of the caller's table: its "parent" in /proc/execns/tables
+ * (the module), NS_GET_PARENT (the twin); 0 when that is the initial
+ * table, -1 when there is none (the caller is in the initial table) or the
+ * caller's table is not listed.
+ */
+static inline long ut_parent(void)
+{
+	static struct ut_snap s;
+	struct ut_table *t;
+
+	if (!ut_listing())
+		return ut_parent_of("self");
+	ut_snap_read(&s);
+	t = ut_find_table(&s, ut_self());
+	return t ? t->parent : -1;
+}
+
 /* How many tables list uid. */
 static inline int ut_tables_with_uid(struct ut_snap *s, unsigned long uid)
 {
@@ -264,6 +358,23 @@ static inline int ut_wait_tables(int max, int secs)
 	return n;
 }
 
+/*
+ * The check most programs end with: the live tables are back to tables0
+ * (ut_start()'s), what was made is gone with its processes, after RCU.
+ * what is its name; a skip on the twin, which lists no tables.
+ */
+static inline void ut_check_gone(int tables0, const char *what)
+{
+	int left;
+
+	if (!ut_listing()) {
+		ksft_test_result_code(KSFT_SKIP, what, UT_NO_LISTING);
+		return;
+	}
+	left = ut_wait_tables(tables0, UT_RCU_SECS);
+	ksft_test_result(tables0 >= 0 && left == tables0, "%s (%d left, %d before)", what, left, tables0);
+}
+
 /* Wait (up to secs) until table lists uid (want 1) or does not (want 0). */
 static inline int ut_wait_user(long table, unsigned long uid, int want, int secs)
 {
@@ -283,8 +394,9 @@ static inline int ut_wait_user(long table, unsigned long uid, int want, int secs
 /* ------------------------------------------------------------ common modes */
 
 /*
- * Mode "table": "self T", "ruid U", "euid U", "parent P" and "users N" of
- * its table, and "uidU REFS" for each uid line under it.
+ * Mode "table": "self T", "ruid U", "euid U", "parent P" of its table, and
+ * from the module's listing "users N" and "uidU REFS" for each uid line
+ * under it (none on the twin).
  */
 static inline int ut_mode_table(int argc, char **argv)
 {
@@ -300,7 +412,7 @@ static inline int ut_mode_table(int argc, char **argv)
 	child_putl("euid", geteuid());
 	ut_snap_read(&s);
 	t = ut_find_table(&s, self);
-	child_putl("parent", t ? t->parent : -1);
+	child_putl("parent", ut_listing() ? (t ? t->parent : -1) : ut_parent_of("self"));
 	child_putl("users", t ? t->users : -1);
 	for (int i = 0; i < s.nusers; i++) {
 		if (s.u[i].table != self)
@@ -311,13 +423,14 @@ static inline int ut_mode_table(int argc, char **argv)
 	return 0;
 }
 
-/* Mode "sleep": "self T", then stays (in its table) until killed. */
+/* Mode "sleep": "self T" and "parent P", then stays (in its table) until killed. */
 __attribute__((noreturn))
 static inline int ut_mode_sleep(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
 	child_putl("self", ut_self());
+	child_putl("parent", ut_parent());
 	child_detach();
 	alarm(CHILD_TIMEOUT);
 	for (;;)
