@@ -5,6 +5,13 @@
  * CONFIG_FAULT_INJECTION), and check that every failure is ENOMEM with the
  * caller intact, and that nothing is left behind: no uid table, every
  * user_struct and ucounts allocated freed again (/proc/execns/stats).
+ *
+ * The kernel's own execns(2) (the twin, upstream/) has no fail_nth and
+ * counts nothing per table: there the steps and the counters skip, and
+ * what runs without injection runs: every step passing and the exec
+ * failing after them (ENOEXEC), caller intact; a call that succeeds; and
+ * no uid table or namespace left holding a namespace inode number
+ * (lib/ns.h's ns_inums).
  */
 #include <sched.h>
 #include "lib/test.h"
@@ -28,25 +35,28 @@ static long settle(const char *name)
 }
 
 struct try_arg {
-	int nth;
-	const char *self;
+	int nth;		/* the step fail_nth fails; 0: none injected */
+	const char *path;	/* what execns runs (this program's "ran" mode) */
+	int want;		/* the errno expected */
 };
 
-/* The child of one try: 0 ENOMEM and the caller intact, 1 wrong (or it ran: 42). */
+/* The child of one try: 0 the errno wanted and the caller intact, 1 wrong (or it ran: 42). */
 static int try_child(void *arg)
 {
 	const struct try_arg *t = arg;
 	struct proc_state before, after;
-	char *argv[] = { (char *)t->self, "ran", NULL };
+	char *argv[] = { (char *)t->path, "ran", NULL };
 	char nbuf[16];
 	int probe = open("/", O_RDONLY);	/* not close-on-exec */
 
 	snapshot(&before);
 	snprintf(nbuf, sizeof(nbuf), "%d", t->nth);
-	write_knob(FAIL_NTH, nbuf);
-	execns(FLAGS, t->self, argv, environ);
-	if (errno != ENOMEM) {
-		ksft_print_msg("step %d: errno %d (%s), want ENOMEM\n", t->nth, errno, strerror(errno));
+	if (t->nth)
+		write_knob(FAIL_NTH, nbuf);
+	execns(FLAGS, t->path, argv, environ);
+	if (errno != t->want) {
+		ksft_print_msg("step %d: errno %d (%s), want %s\n", t->nth, errno, strerror(errno),
+			       strerror(t->want));
 		return 1;
 	}
 	snapshot(&after);
@@ -57,10 +67,10 @@ static int try_child(void *arg)
 	return 0;
 }
 
-/* One try in a child: 0 ENOMEM and intact, 1 wrong, 2 execns succeeded. */
-static int one_try(int nth, const char *self)
+/* One try in a child: 0 the errno wanted and intact, 1 wrong, 2 execns succeeded. */
+static int one_try(int nth, const char *path, int want)
 {
-	struct try_arg t = { nth, self };
+	struct try_arg t = { nth, path, want };
 	struct child c;
 
 	if (child_start(&c, CHILD_STDOUT, 30, try_child, &t) || !WIFEXITED(c.status))
@@ -76,6 +86,38 @@ static int ran(void)
 
 static const struct child_mode modes[] = { CHILD_ACT("ran", ran) };
 
+/* The kernel's own execns(2): what runs without the module's fail_nth. */
+static void faults_in_tree(const char *self)
+{
+	static const char noexec[] = "/tmp/execns-faults-noexec";
+	static struct ns_inums before;
+	unsigned long first = 0;
+	int before_ok = !ns_inums_read(&before), late, ran, taken;
+
+	/* Executable, in no format the kernel knows: the exec fails after every step of execns. */
+	late = write_file(noexec, "not a program\n", 0755) ? 1 : one_try(0, noexec, ENOEXEC);
+	ran = one_try(0, self, 0);
+	taken = before_ok ? ns_inums_settle(&before, 30, &first) : -1;
+	unlink(noexec);
+
+	test_start(6, 0);
+	ksft_test_result_code(KSFT_SKIP, "each fallible step fails with ENOMEM, caller intact",
+			      "module only: the module's fail_nth (%s) picks the step; the kernel's own execns(2) has none (test-execns-failnth injects the kernel's faults where it has CONFIG_FAULT_INJECTION)",
+			      FAIL_NTH);
+	ksft_test_result(late == 0, "every step passes and the exec fails after them: ENOEXEC, caller intact");
+	ksft_test_result(ran == 2, "execns succeeds with nothing injected");
+	if (taken < 0)
+		ksft_print_msg("a snapshot of the namespace numbers failed\n");
+	ksft_test_result(taken == 0,
+			 "no uid table or namespace left behind: none holds one of the %d lowest namespace inode numbers free before (%d taken, first %lu)",
+			 NS_INUMS, taken, first);
+	ksft_test_result_code(KSFT_SKIP, "every user_struct allocated was freed",
+			      "module only: the kernel's own uid hash counts no allocations (the module's /proc/execns/stats does)");
+	ksft_test_result_code(KSFT_SKIP, "every ucounts allocated was freed",
+			      "module only: the kernel's own ucounts hash counts no allocations (the module's /proc/execns/stats does)");
+	ksft_finished();
+}
+
 int main(int argc, char **argv)
 {
 	int result[MAX_STEPS + 1];
@@ -87,10 +129,12 @@ int main(int argc, char **argv)
 
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[n > 0 ? n : 0] = '\0';
+	if (execns_in_tree())
+		faults_in_tree(self);
 
 	/* Fail step 1, 2, ... until execns gets through; then report. */
 	for (nth = 1; nth <= MAX_STEPS; nth++) {
-		result[nth] = one_try(nth, self);
+		result[nth] = one_try(nth, self, ENOMEM);
 		if (result[nth] == 2)
 			break;
 	}

@@ -22,6 +22,13 @@
 # preflight with a warning, and the kernel must refuse it for its unknown
 # key, not as unsigned: it read the signature sign-file appended.
 #
+# On a kernel with execns(2) of its own (the twin: /etc/execns/proof says
+# in-tree, and run-tests loads no module), the preflight must say no in one
+# line, that the module is not needed there and cannot serve uid tables,
+# with the fix not to load it, and check nothing else, whatever options it
+# is given; a usage error must still be one (exit 2); and what it says must
+# hold: execns(1) works there with no module loaded.
+#
 # Exits 0 when every result passed, 1 otherwise.
 
 set -eu
@@ -46,11 +53,42 @@ preflight() {
 # line PATTERN: the output has a line matching the extended regex.
 line() { grep -qE "$1" "$out"; }
 
+# The twin's checks (see above).
+in_tree() {
+	no_line="^no   kernel: $Rre has execns\(2\) of its own \(/proc/self/ns/uidtab\): the execns module is not needed here, and cannot serve uid tables on it \(its load-time proof refuses them\)\$"
+	echo "1..5"
+	echo "# execns(2) is this kernel's own; no module is loaded"
+	preflight
+	r=0; [ "$rc" -eq 1 ] && line "$no_line" &&
+		line '^     fix: do not load execns\.ko: execns\(1\) and libexecns call the kernel.s execns\(2\)' &&
+		line "^execns-preflight: no, 1 check\(s\) failed on $Rre " || r=1
+	ktap_result $r "no (exit $rc): one line saying the kernel has execns(2) of its own, the module not needed and unable to serve uid tables; fix: do not load it"
+	r=0; [ "$(wc -l <"$out")" -eq 3 ] && [ "$(grep -c '^no ' "$out")" -eq 1 ] &&
+		! grep -qE '^(ok|warn) ' "$out" || r=1
+	ktap_result $r "nothing else is checked (no headers, config or slot line)"
+	preflight --predict --config "/boot/config-$R" --syscall-nr 401
+	r=0; [ "$rc" -eq 1 ] && line "$no_line" && [ "$(wc -l <"$out")" -eq 3 ] || r=1
+	ktap_result $r "the same answer (exit $rc) with --predict, --config and --syscall-nr"
+	preflight --syscall-nr x
+	r=0; [ "$rc" -eq 2 ] || r=1
+	ktap_result $r "a usage error is still one (exit $rc)"
+	# "Not needed": the CLI reaches the kernel's execns(2) without the module.
+	v=$(execns --version 2>&1) || true
+	r=0; [ ! -e /sys/module/execns ] && [ -e /proc/self/ns/uidtab ] &&
+		execns -H sh -c 'hostname preflight-inner' &&
+		[ "$(hostname)" != preflight-inner ] &&
+		[ "$(printf '%s\n' "$v" | sed -n 2p)" = "module not loaded; the kernel has execns(2) of its own" ] || r=1
+	ktap_result $r "what it says holds: no module loaded, and execns -H runs through the kernel's execns(2)"
+}
+
 # The lockdown check reads securityfs; /init does not mount it.
 mount -t securityfs securityfs /sys/kernel/security 2>/dev/null || true
 
 ktap_start
-case " $(cat /proc/cmdline) " in
+case "$(sed -n 1p /etc/execns/proof 2>/dev/null) $(cat /proc/cmdline) " in
+in-tree\ *)
+	in_tree
+	;;
 *" module.sig_enforce=1 "*)
 	echo "1..$([ -e "$SIGNED" ] && echo 6 || echo 4)"
 	echo "# booted with module.sig_enforce=1; the module is not loaded"

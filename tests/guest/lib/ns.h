@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Namespaces as the tests see them: the /proc/PID/ns entries, their inodes,
- * and the CLONE_NEW* flags that make each one new.
+ * the CLONE_NEW* flags that make each one new, and which namespace inode
+ * numbers are in use (what is left behind where no counter shows it).
  */
 #ifndef EXECNS_LIB_NS_H
 #define EXECNS_LIB_NS_H
 
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "ktap.h"
+#include "sys.h"
 
 #define NS_ALL	(CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNS | CLONE_NEWNET | \
 		 CLONE_NEWPID | CLONE_NEWCGROUP | CLONE_NEWTIME)
@@ -115,6 +121,119 @@ static inline const char *flags_str(int flags)
 	if (!s[0])
 		snprintf(s, 160, "0");
 	return s;
+}
+
+/*
+ * What is left behind where no counter shows it (the kernel's own execns(2)
+ * has no /proc/execns/stats): every namespace, and there every uid table,
+ * gets the lowest free number of one allocator (ns_alloc_inum(), an IDA
+ * that /proc entries share), so n namespaces made at once get the n lowest
+ * free numbers.  A namespace or table kept by what ran between two such
+ * snapshots holds one of the first snapshot's numbers.
+ */
+#define NS_INUMS	512
+
+struct ns_inums {
+	unsigned int n;
+	unsigned long ino[NS_INUMS];
+};
+
+/* The snapshot: NS_INUMS new UTS namespaces held at once by a child; 0 or -1. */
+static inline int ns_inums_read(struct ns_inums *s)
+{
+	struct rlimit rl;
+	unsigned long ino;
+	int p[2], status;
+	pid_t pid;
+
+	s->n = 0;
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (!pid) {
+		struct stat st;
+		int fd;
+
+		close(p[0]);
+		/* a descriptor keeps each namespace */
+		if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < NS_INUMS + 16) {
+			rl.rlim_cur = rl.rlim_max < NS_INUMS + 16 ? rl.rlim_max : NS_INUMS + 16;
+			setrlimit(RLIMIT_NOFILE, &rl);
+		}
+		for (int i = 0; i < NS_INUMS; i++) {
+			if (unshare(CLONE_NEWUTS))
+				_exit(1);
+			fd = open("/proc/self/ns/uts", O_RDONLY | O_CLOEXEC);
+			if (fd < 0 || fstat(fd, &st))
+				_exit(1);
+			ino = st.st_ino;
+			if (write(p[1], &ino, sizeof(ino)) != sizeof(ino))
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	while (s->n < NS_INUMS && read(p[0], &ino, sizeof(ino)) == sizeof(ino))
+		s->ino[s->n++] = ino;
+	close(p[0]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) ||
+	    s->n != NS_INUMS)
+		return -1;
+	return 0;
+}
+
+/*
+ * How many of before's numbers below now's highest are taken in now (now
+ * has the lowest free ones, so such a number missing from it is in use);
+ * the first in *first.  Numbers freed in between (a namespace still going
+ * at the first snapshot) do not count.
+ */
+static inline unsigned int ns_inums_taken(const struct ns_inums *before,
+					   const struct ns_inums *now, unsigned long *first)
+{
+	unsigned long top = 0;
+	unsigned int taken = 0, j;
+
+	*first = 0;
+	for (unsigned int i = 0; i < now->n; i++)
+		top = now->ino[i] > top ? now->ino[i] : top;
+	for (unsigned int i = 0; i < before->n; i++) {
+		if (before->ino[i] >= top)
+			continue;
+		for (j = 0; j < now->n && now->ino[j] != before->ino[i]; j++)
+			;
+		if (j == now->n && !taken++)
+			*first = before->ino[i];
+	}
+	return taken;
+}
+
+/*
+ * Wait (up to secs) until nothing made since before holds a number any
+ * more: namespaces and tables go after an RCU grace period, network
+ * namespaces from a work item.  Returns how many are still taken (-1 when
+ * a snapshot failed), the first in *first.
+ */
+static inline int ns_inums_settle(const struct ns_inums *before, int secs, unsigned long *first)
+{
+	static struct ns_inums now;
+	int taken = -1;
+
+	*first = 0;
+	for (int i = 0; i <= secs * 10; i++) {
+		if (ns_inums_read(&now))
+			return -1;
+		taken = ns_inums_taken(before, &now, first);
+		if (!taken)
+			break;
+		sleep_ms(100);
+	}
+	return taken;
 }
 
 #endif /* EXECNS_LIB_NS_H */

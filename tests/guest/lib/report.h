@@ -27,6 +27,7 @@
 #include "ns.h"
 #include "state.h"
 #include "sys.h"
+#include "uidtab.h"
 
 #define REPORT_ENV	"EXECNS_TEST_ENV"
 
@@ -62,7 +63,7 @@ static inline int report_main(int argc, char **argv)
 	proc_status_lines(buf, sizeof(buf));
 	printf("threads %ld\n", strstr(buf, "Threads:") ?
 	       strtol(strstr(buf, "Threads:") + 8, NULL, 10) : -1L);
-	printf("table %ld\n", read_long("/proc/execns/self"));
+	printf("table %ld\n", ut_self());	/* the module's id, or the twin's inode */
 	gethostname(buf, 64);
 	buf[64] = '\0';
 	printf("host %s\n", buf);
