@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Where the in-tree twin (upstream/) and the module differ, one result per
- * difference of upstream/README.md's list (docs/design.md, "The in-tree
- * twin and the module: where they differ").  The program runs on both
- * kinds of rows and asserts, for each difference, what the kind it runs on
- * does: libexecns's execns_in_tree() says which.  Each result's name
- * starts with its difference's number ("d2 ...").
+ * Where the in-tree twin (upstream/) and the module differ: the results
+ * for each difference of docs/design.md's list ("The in-tree twin and the
+ * module: where they differ", d1-d9), and for two things the same on both
+ * that no other test showed (d10: the order of errors; d11: PRIO_USER's
+ * walk over every process of the uid).  The program runs on both kinds of
+ * rows and asserts what the kind it runs on does: libexecns's
+ * execns_in_tree() says which.  Each result's name starts with its
+ * number ("d2 ...") and says which kind it asserted.
  *
  * A module row whose load-time proof refused uid tables (trixie-rt,
  * bypass, lto) runs it too: EOPNOTSUPP for CLONE_NEWUSER is difference 5's
@@ -18,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <linux/keyctl.h>
 #include <linux/nsfs.h>
 #include "lib/test.h"
@@ -127,9 +130,26 @@ static int mode_nest(int argc, char **argv)
 	return 99;
 }
 
+/*
+ * Mode "prio": in its table, a process becomes uid UT_UID and stays, then
+ * setpriority(PRIO_USER, UT_UID, 9): "set" (0 or -errno).
+ */
+static int mode_prio(int argc, char **argv)
+{
+	pid_t holder = child_hold(UT_UID, NULL, NULL);
+
+	(void)argc;
+	(void)argv;
+	child_putl("holder", holder > 0);
+	child_putl("set", setpriority(PRIO_USER, UT_UID, 9) ? -errno : 0);
+	child_kill(holder);
+	return 0;
+}
+
 static const struct child_mode modes[] = {
 	CHILD_MODE("ident", 1, mode_ident),
 	CHILD_MODE("nest", 0, mode_nest),
+	CHILD_MODE("prio", 0, mode_prio),
 	UT_MODES,		/* ut_sleeper()'s "sleep" */
 };
 
@@ -808,6 +828,64 @@ static void test_tracepoints(void)
 				 "d9 tracepoints: module: events/execns/execns_call and execns_return");
 }
 
+/* ------------------------------------------------------------ d10, d11: the same on both */
+
+/* As uid 65534: flags, then permission, then the exec; "inval", "perm" (errnos). */
+static int order_child(void *arg)
+{
+	char *argv[] = { "x", NULL };
+
+	(void)arg;
+	if (drop_to_nobody())
+		return 90;
+	child_putl("inval", raw_execns(CLONE_NEWUTS | CLONE_VM, MISSING, argv, environ) ? errno : 0);
+	child_putl("perm", raw_execns(CLONE_NEWUTS, MISSING, argv, environ) ? errno : 0);
+	return 0;
+}
+
+static void test_error_order(void)
+{
+	char *argv[] = { "x", NULL };
+	struct child c;
+	long r, err;
+
+	child_run(order_child, NULL, &c);
+	r = raw_execns(CLONE_NEWUTS, MISSING, argv, environ);
+	err = errno;
+	ksft_test_result(child_ok(&c) && child_val(&c, "inval") == EINVAL && child_val(&c, "perm") == EPERM &&
+			 r == -1 && err == ENOENT,
+			 "d10 same: %s: the order of errors: an unknown flag is EINVAL before EPERM (%ld), EPERM before the exec's ENOENT (%ld); with the right, ENOENT (%ld)",
+			 kind, child_val(&c, "inval"), child_val(&c, "perm"), r ? err : 0);
+}
+
+/*
+ * find_user() only gates PRIO_USER: once the caller's table has the uid,
+ * the kernel's loop over every process of that uid reaches outside the
+ * table too.  A limitation both share.
+ */
+static void test_prio_walk(int tables)
+{
+	struct child c;
+	pid_t outside;
+	int before, after;
+
+	if (!tables) {
+		ksft_test_result_code(KSFT_SKIP, "d11 same: PRIO_USER", NO_TABLES);
+		return;
+	}
+	outside = child_hold(UT_UID, NULL, NULL);
+	errno = 0;
+	before = getpriority(PRIO_PROCESS, outside);
+	child_execns(CLONE_NEWUSER, "prio", NULL, 1, &c);
+	errno = 0;
+	after = getpriority(PRIO_PROCESS, outside);
+	child_kill(outside);
+	ksft_test_result(outside > 0 && before != 9 && child_ok(&c) && child_val(&c, "holder") == 1 &&
+			 child_val(&c, "set") == 0 && after == 9,
+			 "d11 same: %s: setpriority(PRIO_USER, %d) in a table that has uid %d also renices uid %d outside it (nice %d -> %d)",
+			 kind, UT_UID, UT_UID, UT_UID, before, after);
+}
+
 int main(int argc, char **argv)
 {
 	struct child a;
@@ -817,7 +895,7 @@ int main(int argc, char **argv)
 	kind = in_tree ? "twin" : "module";
 	CHILD_DISPATCH(modes, argc, argv);
 
-	before = ut_start(18);
+	before = ut_start(20);
 	ksft_print_msg("running on a %s row: %s\n", kind,
 		       in_tree ? "execns(2) is the kernel's own" : "execns(2) is the module's");
 	test_number();
@@ -833,5 +911,7 @@ int main(int argc, char **argv)
 	test_handover(tables, before);
 	test_slabs();
 	test_tracepoints();
+	test_error_order();
+	test_prio_walk(tables);
 	ksft_finished();
 }
