@@ -41,6 +41,7 @@
 #define PROOF		"/proc/execns/proof"
 #define SLABS		"/sys/kernel/slab"
 #define EVENTS		"/sys/kernel/tracing/events"
+#define MODULE_REFCNT	"/sys/module/execns/refcnt"
 
 /* From <linux/io_uring.h>, which clashes with <fcntl.h> (test-uidtab-counters.c). */
 #define IORING_OFF_SQ_RING	0ULL
@@ -886,16 +887,33 @@ static void test_prio_walk(int tables)
 			 kind, UT_UID, UT_UID, UT_UID, before, after);
 }
 
+/*
+ * Until the module's reference count is back to ref0, at most secs.  A
+ * table's last reference goes in an RCU callback after /proc/execns/stats
+ * already counts it gone (module/uidtab.c), and the runner unloads the
+ * module as soon as no table is listed: when this program runs last, a
+ * slow grace period (arm64 under TCG) would make that rmmod EAGAIN.
+ */
+static void wait_module_refs(long ref0, int secs)
+{
+	for (int i = 0; i < secs * 10 && read_long(MODULE_REFCNT) > ref0; i++) {
+		child_reap_zombies();
+		sleep_ms(100);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct child a;
 	int tables, before;
+	long ref0;
 
 	in_tree = execns_in_tree();
 	kind = in_tree ? "twin" : "module";
 	CHILD_DISPATCH(modes, argc, argv);
 
 	before = ut_start(20);
+	ref0 = read_long(MODULE_REFCNT);
 	ksft_print_msg("running on a %s row: %s\n", kind,
 		       in_tree ? "execns(2) is the kernel's own" : "execns(2) is the module's");
 	test_number();
@@ -913,5 +931,10 @@ int main(int argc, char **argv)
 	test_tracepoints();
 	test_error_order();
 	test_prio_walk(tables);
+	if (!in_tree) {
+		wait_module_refs(ref0, UT_RCU_SECS);
+		ksft_print_msg("module references: %ld at the start, %ld at the end\n",
+			       ref0, read_long(MODULE_REFCNT));
+	}
 	ksft_finished();
 }
