@@ -295,11 +295,12 @@ static bool execns_runs_as(const struct user_struct *user, const struct ucounts 
  * table user went into a cred the exec then replaced, that cred's release
  * drops it; the balance is the same.
  *
- * No guest test forces the task-work case: it needs a keyctl session
- * change queued by another process while this task is inside execns,
- * between the syscall's entry and begin_new_exec(), plus an io_uring
- * request still in flight so that io_uring_task_cancel() runs task work;
- * that cannot be ordered from userspace without racing.
+ * The task-work case needs a keyctl session change queued by another
+ * process while this task is inside execns, between the syscall's entry
+ * and begin_new_exec(), plus an io_uring request still in flight so that
+ * io_uring_task_cancel() runs task work.  A tracer orders it: it holds the
+ * task at the syscall-entry stop while the change is queued
+ * (tests/guest/test-execns-semantics.c, d7, asserts the kill below).
  */
 static long execns_execve_user(struct execns_ctx *ctx,
 			       const struct pt_regs *uregs, bool compat)

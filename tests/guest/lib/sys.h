@@ -319,4 +319,24 @@ static inline long execns_stat(const char *name)
 	return v;
 }
 
+/* Whether a record of the kernel log contains s (/dev/kmsg, one record per read). */
+static inline int kernel_log_has(const char *s)
+{
+	static char rec[8192];
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC), found = 0;
+	ssize_t n;
+
+	while (fd >= 0 && !found && ((n = read(fd, rec, sizeof(rec) - 1)) > 0 ||
+				     (n < 0 && errno == EPIPE))) {
+		/* EPIPE: records overwritten since the last read; go on with the next */
+		if (n > 0) {
+			rec[n] = '\0';
+			found = strstr(rec, s) != NULL;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return found;
+}
+
 #endif /* EXECNS_LIB_SYS_H */
