@@ -109,10 +109,11 @@ lint: deps
 # Knobs (environment or make variables): BENCH_BOOTS, BENCH_ROUNDS,
 # BENCH_SAMPLES, BENCH_TABLES; STRESS_TABLES (the disarm proof's count),
 # STRESS_PROCS, STRESS_ITERS, STRESS_DEPTH.
-# Stock kernels only by default: the debug kernel's detectors (KASAN,
-# lockdep) are what its instruction counts would measure.
+# Not the debug kernels by default: their detectors (KASAN, lockdep) are
+# what their instruction counts would measure.  twin and twin-base give the
+# three-column table (execve, module, in-tree; bench.sh).
 bench: deps
-	@$(H)/bench.sh $(call pick,$(filter-out debug,$(KERNELS)))
+	@$(H)/bench.sh $(call pick,$(filter-out debug twin-debug,$(KERNELS)))
 
 stress: deps
 	@$(H)/stress.sh $(call pick,$(KERNELS))

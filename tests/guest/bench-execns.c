@@ -22,6 +22,13 @@
  * fork/clone for the anchors that include one) to the first instruction of
  * the new program's main(), which reports CLOCK_MONOTONIC over fd 1.
  *
+ * On the in-tree twin (upstream/: execns(2) and uid tables of the kernel's
+ * own, no module; libexecns's execns_in_tree()) the same comparisons run
+ * through the kernel's execns(2) and tables, except what only the module
+ * has: its loading (bench_module()), its hooks' disarm delay and its
+ * counters.  The host joins a twin run with one of the module on the same
+ * source without the series (KERNEL=twin-base) into the in-tree column.
+ *
  * Modes of the same binary: "t" (the exec target), "loop" (a worker that
  * times syscall loops in whatever uid table it was started in), "chain"
  * (holders that keep uid tables alive through file descriptors, see
@@ -38,6 +45,7 @@
 #include "lib/test.h"
 
 #define FORBID		"/sys/module/execns/parameters/forbid_unshare"
+#define FORBID_IN_TREE	"/proc/sys/kernel/forbid_unshare"
 #define SELF		"/usr/local/bin/bench-execns"
 #define UI		(CLONE_NEWUTS | CLONE_NEWIPC)
 #define UINN		(CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNS | CLONE_NEWNET)
@@ -47,6 +55,7 @@
 static int nsamples = 200;
 static int max_tables = 10000;
 static int nrounds = 3;
+static int in_tree;	/* the twin: execns(2) of the kernel's own, no module */
 
 static int64_t now_ns(void)
 {
@@ -513,9 +522,10 @@ static void module_load(void)
 
 static void bench_exec(void)
 {
-	long forbid = read_long(FORBID);
+	const char *knob = in_tree ? FORBID_IN_TREE : FORBID;
+	long forbid = read_long(knob);
 
-	write_knob(FORBID, "0");	/* unshare(CLONE_NEWIPC) is the anchor */
+	write_knob(knob, "0");	/* unshare(CLONE_NEWIPC) is the anchor */
 	exec_pair("execns0", EXECVE, 0, EXECNS, 0, "execve", "execns(0)");
 	exec_pair("execns_uts_ipc", UNSHARE_EXECVE, UI, EXECNS, UI,
 		  "unshare+execve", "execns");
@@ -526,7 +536,7 @@ static void bench_exec(void)
 	exec_pair("clone_uts_ipc_ns_net", CLONE_EXECVE, UINN, FORK_EXECNS, UINN,
 		  "clone+execve", "fork+execns");
 	/* forbid_unshare=1 arms the ksys_unshare hook: leave it as it was */
-	write_knob(FORBID, forbid == 1 ? "1" : "0");
+	write_knob(knob, forbid == 1 ? "1" : "0");
 }
 
 #define DISARM_DELAY	"/sys/module/execns/parameters/disarm_delay_ms"
@@ -545,8 +555,14 @@ static void bench_make_drop(void)
 
 	long arms;
 
-	read_line(DISARM_DELAY, delay0, sizeof(delay0));
 	settle_tables();
+	if (in_tree) {
+		/* no hooks to arm, no delay to vary */
+		exec_pair("table_make_drop", EXECNS, 0, EXECNS, CLONE_NEWUSER,
+			  "execns(0)", "execns(NEWUSER)");
+		return;
+	}
+	read_line(DISARM_DELAY, delay0, sizeof(delay0));
 	arms = execns_stat("hook_arms");
 	exec_pair("table_make_drop", EXECNS, 0, EXECNS, CLONE_NEWUSER,
 		  "execns(0)", "execns(NEWUSER)");
@@ -734,7 +750,8 @@ static void bench_tables(void)
 	for (size_t p = 1; p < sizeof(points) / sizeof(points[0]) && points[p] <= max_tables; p++) {
 		/* The worker's own table is one of them. */
 		make_holders(points[p] - 1 - nholders, CLONE_NEWUSER);
-		count = execns_stat("tables") + 1;
+		/* the twin lists no tables: each holder keeps one */
+		count = in_tree ? nholders + 1 : execns_stat("tables") + 1;
 		for (int op = 0; op < NR_OPS; op++)
 			cur[op].n = 0;
 		run_worker(CLONE_NEWUSER, mask, nsamples, cur);
@@ -753,8 +770,9 @@ static void bench_tables(void)
 	/* What is left once every table is gone: should be noise. */
 	n1 = slab_read(slab1);
 	slab_delta("left", n0, n1, count);
-	printf("# left: tables %ld, user_structs %ld (/proc/execns/stats)\n",
-	       execns_stat("tables"), execns_stat("users"));
+	if (!in_tree)
+		printf("# left: tables %ld, user_structs %ld (/proc/execns/stats)\n",
+		       execns_stat("tables"), execns_stat("users"));
 
 	run_worker(CLONE_NEWUSER, mask, nsamples, end);
 	for (int op = OP_SETUID; op <= OP_GETPRIO; op++) {
@@ -818,11 +836,12 @@ int main(int argc, char **argv)
 	if (!holders)
 		die("calloc");
 	if (!execns_available()) {
-		printf("bench: the execns module is not loaded\n");
+		printf("bench: neither the execns module nor the kernel's execns(2) is there\n");
 		return 2;
 	}
-	printf("# bench-execns: %d samples per variant in %d rounds, up to %d tables\n",
-	       nsamples, nrounds, max_tables);
+	in_tree = execns_in_tree();
+	printf("# bench-execns: %d samples per variant in %d rounds, up to %d tables%s\n",
+	       nsamples, nrounds, max_tables, in_tree ? ", in-tree execns(2)" : "");
 	fflush(stdout);
 	if (!only || strstr(only, "tables"))
 		bench_tables();
@@ -832,7 +851,8 @@ int main(int argc, char **argv)
 		bench_make_drop();
 	if (!only || strstr(only, "table_in"))
 		bench_table();
-	if (!only || strstr(only, "module"))
+	/* loading the module is the module's own row: n/a on the twin */
+	if (!in_tree && (!only || strstr(only, "module")))
 		bench_module();
 	printf("bench: done\n");
 	return 0;

@@ -4,10 +4,16 @@
 # in each guest (tests/guest/bench-execns.c), keep the raw output in
 # docs/bench/KERNEL-BOOT.txt, print each ratio with its spread over rounds
 # and boots and whether its target is met, and regenerate docs/evaluation.md
-# with tables and gnuplot PNGs (docs/img/).
+# with tables and gnuplot PNGs (docs/img/), for every kernel whose raw
+# output is kept (in tests/kernels.conf's order), not only those run now.
+# An in-tree row (the twin, proof column in-tree) and its anchor, the row
+# named KERNEL-base (the same source, config and compiler without the
+# series, with the module), are joined into one table of three columns:
+# the anchor (execve, or the comparison's A), the module and the in-tree
+# execns, measured in one guest run per kernel.
 #
-# Usage: bench.sh KERNEL...          run, then regenerate the report
-#        bench.sh --report KERNEL... regenerate from the kept raw output
+# Usage: bench.sh KERNEL...            run, then regenerate the report
+#        bench.sh --report [KERNEL...] regenerate from the kept raw output
 # Environment: BENCH_SAMPLES (per variant and comparison, default 240),
 # BENCH_ROUNDS (rounds they are split into, default 3), BENCH_BOOTS (guest
 # boots per kernel, default 2), BENCH_FROM (the first boot to run, keeping
@@ -23,7 +29,7 @@ if [ "${1:-}" = --report ]; then
 	run=0
 	shift
 fi
-[ $# -gt 0 ] || die "bench.sh: no kernel named"
+[ $# -gt 0 ] || [ "$run" = 0 ] || die "bench.sh: no kernel named"
 for k in "$@"; do
 	kernel_field "$k" 1 >/dev/null
 done
@@ -111,6 +117,11 @@ boots() { ls "$RAW/$1"-[0-9]*.txt 2>/dev/null | sort -V; }
 for k in "$@"; do
 	[ -n "$(boots "$k")" ] || die "no raw output for $k in $RAW (run make bench KERNEL=$k)"
 done
+# The report covers every kernel with raw output, those of this run or not.
+mapfile -t kept < <(kernel_rows | awk '!/^#/ && NF && !seen[$1]++ { print $1 }' |
+	while read -r k; do [ -z "$(boots "$k")" ] || echo "$k"; done)
+[ ${#kept[@]} -gt 0 ] || die "no raw output in $RAW (run make bench)"
+set -- "${kept[@]}"
 first() { boots "$1" | head -n 1; }
 
 # spread KERNEL: one line per ratio, "NAME TARGET BOOT1 BOOT2 MIN MAX N VERDICT":
@@ -201,7 +212,7 @@ gnuplot <<-GP
 	set xlabel "live uid tables"
 	set ylabel "(op / getppid) at N tables over the same at 1 table"
 	set logscale x
-	set yrange [0.8:1.3]
+	set yrange [0.8:*]
 	set key top left
 	set grid
 	plot $plots, 1.1 with lines dashtype 2 title "target 1.1"
@@ -239,6 +250,108 @@ hook_cell() {
 	for f in $(boots "$1"); do
 		awk -v o="$2" -v v="$3" '$1 == "hook" && $2 == o && $3 == v { print $4 }' "$f"
 	done | paste -sd/ - | sed 's|/| / |g'
+}
+
+# med KERNEL NAME VARIANT: each boot's median of a result line, "b1 / b2".
+med() {
+	local f
+	for f in $(boots "$1"); do
+		awk -v n="$2" -v v="$3" '$1 == "result" && $2 == n && $3 == v { print $4 }' "$f"
+	done | paste -sd/ - | sed 's|/| / |g'
+}
+
+# ratio_only KERNEL NAME: "boot1 / boot2 [lowest-highest]", no verdict.
+ratio_only() {
+	awk -v n="$2" '$1 == n {
+		b = $4 == "-" ? $3 : $3 " / " $4
+		r = $5 != $6 ? " [" $5-0 "-" $6-0 "]" : ""
+		printf "%s%s", b, r; found = 1
+	}
+	END { if (!found) printf "n/a" }' "$tmp/$1.spread"
+}
+
+# quot X Y: X/Y to four places (each a boot 1 median), or "-".
+quot() { awk -v x="${1%% *}" -v y="${2%% *}" 'BEGIN { if (x > 0 && y > 0) printf "%.4f", x / y; else printf "-" }'; }
+# diff_ X Y: X-Y (boot 1 medians), signed, or "-".
+diff_() { awk -v x="${1%% *}" -v y="${2%% *}" 'BEGIN { if (x > 0 && y > 0) printf "%+d", x - y; else printf "-" }'; }
+
+# trio_rows: the rows of the three-column table, "NAME RESULT A B": the
+# ratio's name, the name its absolute medians are under (the *_raw ones
+# for the loops, whose ratio is of getppid-normalised samples), the
+# anchor variant and the measured one.
+trio_rows() {
+	cat <<-'ROWS'
+		execns0 execns0 execve execns(0)
+		execns_uts_ipc execns_uts_ipc unshare+execve execns
+		execns_uts_ipc_ns_net execns_uts_ipc_ns_net unshare+execve execns
+		clone_uts_ipc clone_uts_ipc clone+execve fork+execns
+		clone_uts_ipc_ns_net clone_uts_ipc_ns_net clone+execve fork+execns
+		table_make_drop table_make_drop execns(0) execns(NEWUSER)
+	ROWS
+	local op
+	for op in setuid getprio fork exec; do
+		echo "table_inside_$op table_inside_${op}_raw outside inside"
+		echo "table_armed_outside_$op table_armed_outside_${op}_raw outside outside-armed"
+	done
+	for op in setuid getprio fork exec; do
+		echo "module_loaded_$op module_loaded_${op}_raw unloaded loaded"
+		echo "module_after_tables_$op module_after_tables_${op}_raw unloaded loaded-after-tables"
+	done
+}
+
+# trio BASE TWIN: the three-column section for an in-tree row and its anchor.
+trio() {
+	local b=$1 t=$2 name res va vb ab at mb mt op
+	echo "## The module against the in-tree twin ($b, $t)"
+	echo
+	echo "$b: $(sed -n '1s/^# kernel //p' "$(first "$b")")."
+	echo "$t: $(sed -n '1s/^# kernel //p' "$(first "$t")")."
+	echo
+	echo "The same guest program on two kernels of one source, config and compiler:"
+	echo "$t with upstream/series (execns(2) and uid tables of the kernel's own),"
+	echo "$b without it and with the module.  Each kernel's run interleaves its"
+	echo "anchor A (execve, unshare+execve, clone+execve, or the loop outside any"
+	echo "table, or with the module unloaded) with the measured variant B, so"
+	echo "**module** and **in-tree** are each B over A inside one run; the"
+	echo "instruction counts (icount) are also comparable across the two kernels."
+	echo "Each count is the median per exec or per operation (boot 1 / boot 2),"
+	echo "each ratio the pooled one (boot 1 / boot 2) and [lowest-highest] over"
+	echo "every round and boot.  \`$t ÷ $b\` is what the series costs a kernel"
+	echo "without it (A against A); \`module − in-tree\` is B against B: what"
+	echo "the prototype costs against the twin (boot 1's counts).  The rows of the"
+	echo "module's own loading are n/a on $t, which has no module."
+	echo
+	echo "| row: A → B | A on $b | A on $t | $t ÷ $b | B on $b (module) | module B/A | B on $t (in-tree) | in-tree B/A | module − in-tree | module ÷ in-tree |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	trio_rows | while read -r name res va vb; do
+		ab=$(med "$b" "$res" "$va") at=$(med "$t" "$res" "$va")
+		mb=$(med "$b" "$res" "$vb") mt=$(med "$t" "$res" "$vb")
+		[ -n "$ab$at" ] || continue
+		printf '| `%s`: %s → %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
+			"$name" "$va" "$vb" "${ab:-n/a}" "${at:-n/a}" "$(quot "$at" "$ab")" \
+			"${mb:-n/a}" "$(ratio_only "$b" "$name")" "${mt:-n/a}" "$(ratio_only "$t" "$name")" \
+			"$(diff_ "$mb" "$mt")" "$(quot "$mb" "$mt")"
+	done
+	echo
+	echo "Per operation, instructions (boot 1's raw medians): what a task in a table"
+	echo "pays over one in no table on each kernel (\`inside − outside\`: the hooks'"
+	echo "redirection on $b, the table's own lookup on $t), what a task in no table"
+	echo "pays while another table lives (\`armed − outside\`), and the module's"
+	echo "count inside a table over the twin's."
+	echo
+	echo "| op | outside, $b | outside, $t | inside − outside, module | inside − outside, in-tree | armed − outside, module | armed − outside, in-tree | inside, module − in-tree |"
+	echo "|---|---|---|---|---|---|---|---|"
+	for op in setuid getprio fork exec; do
+		res=table_inside_${op}_raw
+		ab=$(med "$b" "$res" outside) at=$(med "$t" "$res" outside)
+		mb=$(med "$b" "$res" inside) mt=$(med "$t" "$res" inside)
+		printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$op" "${ab%% *}" "${at%% *}" \
+			"$(diff_ "$mb" "$ab")" "$(diff_ "$mt" "$at")" \
+			"$(diff_ "$(med "$b" "table_armed_outside_${op}_raw" outside-armed)" "$ab")" \
+			"$(diff_ "$(med "$t" "table_armed_outside_${op}_raw" outside-armed)" "$at")" \
+			"$(diff_ "$mb" "$mt")"
+	done
+	echo
 }
 
 # The document.  A "## Guest reliability" section (boot statistics the
@@ -292,7 +405,8 @@ done
 	echo "the getppid-normalised medians, scaled back by the outside getppid loop;"
 	echo "boot 1 / boot 2): \`inside\` is a task in a table against one outside with"
 	echo "the hooks disarmed, \`outside-armed\` a task outside while another table"
-	echo "lives (hooks armed, each returns at once for a task in no table)."
+	echo "lives (hooks armed, each returns at once for a task in no table).  An"
+	echo "in-tree row has no hooks: its differences are its tables' own cost."
 	echo
 	table_head '| op | hooks on its path | variant |' '|---|---|---|' "$@"
 	for op in setuid getprio fork exec; do
@@ -344,6 +458,13 @@ done
 		awk '$1 == "slab" { printf "%-6s %-24s %7s %s\n", $2, $3, $4, $5 }' "$f"
 		echo '```'
 		echo
+	done
+
+	for k in "$@"; do
+		kernel_in_tree "$k" || continue
+		for b in "$@"; do
+			[ "$b" != "$k-base" ] || trio "$b" "$k"
+		done
 	done
 
 	echo "## Latency against live tables"

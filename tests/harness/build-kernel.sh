@@ -13,7 +13,10 @@
 #          its "# base:" line names, GCC 14, guest.config only: execns(2)
 #          without the module;
 #   twin-debug: the same series with debug's fragments (not in the default
-#          make check: the series under KASAN and lockdep).
+#          make check: the series under KASAN and lockdep);
+#   twin-base: the twin without the series: the same source version, config
+#          and compiler, the module's kernel for make bench's in-tree column
+#          (not in make check).
 # (The bypass kernel is the debug kernel's tree patched and rebuilt
 # incrementally: build-bypass-kernel.sh.)
 # The result has a stock kernel's layout: $EXECNS_CACHE/kernels/NAME/
@@ -68,12 +71,20 @@ twin-debug)
 	SERIES=$TOP/upstream
 	SUFFIX=-twin
 	;;
-*) die "build-kernel.sh: no recipe for KERNEL=$name (debug, lto, twin or twin-debug)" ;;
+twin-base)
+	# What the series is measured against (make bench): the twin's
+	# source version, config and compiler, and the module instead.
+	FRAGMENTS="guest twin-base"
+	CC_NAME=x86_64-linux-gnu-gcc-14
+	PACKAGES=
+	BASE_OF=$TOP/upstream
+	;;
+*) die "build-kernel.sh: no recipe for KERNEL=$name (debug, lto, twin, twin-debug or twin-base)" ;;
 esac
 # The build root has no plain gcc: the kernel's helpers use the same compiler.
 MK="ARCH=x86_64 $(kbuild_cc "$CC_NAME" host)${SUFFIX:+ LOCALVERSION=$SUFFIX}"
 
-SERIES=${SERIES:-} SUFFIX=${SUFFIX:-}
+SERIES=${SERIES:-} SUFFIX=${SUFFIX:-} BASE_OF=${BASE_OF:-}
 
 # frag_hash: the hash of the fragments' option lines, those configure()
 # checks, of the compiler and of the series' patches; a comment's edit in
@@ -174,6 +185,7 @@ build() {
 	ver=$(cat "$out/version" 2>/dev/null || true)
 	# A series applies to the version it names, not to the newest.
 	[ -z "$SERIES" ] || ver=$(series_base "$SERIES")
+	[ -z "$BASE_OF" ] || ver=$(series_base "$BASE_OF")
 	[ -n "$ver" ] || ver=$(newest_source)
 	[ -n "$ver" ] || die "no linux-source-6.12 in suites '$suites' for KERNEL=$name (is the registry reachable? try 'make fetch-refresh')"
 	key=$ver-$(frag_hash)
@@ -195,8 +207,9 @@ build() {
 	mkdir -p "$ROOT/lib/modules/$release"
 	ln -sfn "$build" "$ROOT/lib/modules/$release/build"
 	# This row's trees of older keys are dead weight (about 1 GB each); a
-	# source no built row's version names, too.
-	find "$ROOT$D" -maxdepth 1 -name "$name-*" ! -name "$name-$key" ! -name "$name-$key.src" -exec rm -rf {} +
+	# source no built row's version names, too.  A key starts with the
+	# version's digit: twin's pattern must not take twin-base's trees.
+	find "$ROOT$D" -maxdepth 1 -name "$name-[0-9]*" ! -name "$name-$key" ! -name "$name-$key.src" -exec rm -rf {} +
 	find "$ROOT$D" -maxdepth 1 -name 'src-*' ! -name "src-$ver" -print | while read -r s; do
 		cat "$EXECNS_CACHE"/kernels/*/version 2>/dev/null | grep -qxF "${s##*/src-}" || rm -rf "$s"
 	done
