@@ -182,7 +182,7 @@ int main(int argc, char **argv)
 				 child_val(&o, "self"));
 	} else {
 		ksft_test_result_code(KSFT_SKIP, "table ids increase",
-				      "the twin's ids are inodes, not ordered and reused after a table ends (upstream/README.md)");
+				      "the twin's ids are inodes, not ordered and reused after a table ends (docs/design.md, difference 3)");
 	}
 	ut_wait_tables(tables0, UT_RCU_SECS);
 	ksft_finished();

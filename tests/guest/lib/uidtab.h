@@ -60,7 +60,7 @@ static inline int ut_listing(void)
 	return !execns_in_tree();
 }
 
-#define UT_NO_LISTING	"the twin lists no tables: /proc/execns/tables and stats are the module's (upstream/README.md)"
+#define UT_NO_LISTING	"the twin lists no tables: /proc/execns/tables and stats are the module's (docs/design.md, difference 4)"
 
 /*
  * The initial uid table's inode on the twin (upstream/, patch 8: a fixed
