@@ -108,10 +108,10 @@ static int run_counting(char *const argv[], long *calls)
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status) ||
 	    ptrace(PTRACE_SETOPTIONS, pid, NULL,
-		   PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL))
+		   (void *)(long)(PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)))
 		goto fail;
 	for (;;) {
-		if (ptrace(PTRACE_SYSCALL, pid, NULL, sig) || waitpid(pid, &status, 0) != pid)
+		if (ptrace(PTRACE_SYSCALL, pid, NULL, (void *)(long)sig) || waitpid(pid, &status, 0) != pid)
 			goto fail;
 		if (WIFEXITED(status))
 			return WEXITSTATUS(status);

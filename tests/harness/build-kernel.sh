@@ -184,7 +184,10 @@ build() {
 	local ver key src build release t0
 	ver=$(cat "$out/version" 2>/dev/null || true)
 	# A series applies to the version it names, not to the newest.
-	[ -z "$SERIES" ] || ver=$(series_base "$SERIES")
+	if [ -n "$SERIES" ]; then
+		ver=$(series_base "$SERIES")
+		[ -n "$ver" ] || die "$SERIES/series has no '# base: linux-source-6.12 VERSION' line"
+	fi
 	[ -z "$BASE_OF" ] || ver=$(series_base "$BASE_OF")
 	[ -n "$ver" ] || ver=$(newest_source)
 	[ -n "$ver" ] || die "no linux-source-6.12 in suites '$suites' for KERNEL=$name (is the registry reachable? try 'make fetch-refresh')"

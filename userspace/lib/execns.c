@@ -27,6 +27,7 @@
 #elif defined(__x86_64__) && defined(__ILP32__)
 #define IN_TREE_NR	0	/* x32: upstream/ wires no entry */
 #else
+/* 463 is upstream/'s on 6.12 only (6.13 gave it to setxattrat). */
 #define IN_TREE_NR	EXECNS_NR_IN_TREE
 #endif
 
@@ -47,11 +48,12 @@ static long in_tree_nr(void)
 /*
  * Read the slot: the number, or a negative errno.  -ENOSYS means there is
  * none: no such file (the module is not loaded) on a kernel without an
- * execns(2) of its own, or no number in it (no slot for this ABI).  Any other failure to open or read the file (EMFILE,
- * ENFILE, ENOMEM, EACCES...) is its own errno, so that a caller out of
- * descriptors is not told the module is missing.  Only open/read/close and
- * a hand-written parser, so that execns() stays async-signal-safe like
- * execve().
+ * execns(2) of its own, no such file for this ABI in a loaded module, or
+ * no number in it (no slot for this ABI).  Any other failure to open or
+ * read the file (EMFILE, ENFILE, ENOMEM, EACCES...) is its own errno, so
+ * that a caller out of descriptors is not told the module is missing.
+ * Only open/read/close/access and a hand-written parser, so that execns()
+ * stays async-signal-safe like execve().
  */
 static long read_slot(void)
 {
@@ -62,7 +64,8 @@ static long read_slot(void)
 
 	fd = open(EXECNS_SYSFS_NR_FILE, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
-		return in_tree_nr();
+		/* A loaded module without this ABI's file has no slot. */
+		return access(EXECNS_SYSFS_MODULE, F_OK) ? in_tree_nr() : -ENOSYS;
 	if (fd < 0)
 		return -errno;
 	len = read(fd, buf, sizeof(buf));
