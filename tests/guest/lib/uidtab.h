@@ -37,6 +37,7 @@
 #include <linux/nsfs.h>
 #include "child.h"
 #include "ktap.h"
+#include "ns.h"
 #include "sys.h"
 
 #define UT_SELF		"/proc/execns/self"
@@ -359,16 +360,75 @@ static inline int ut_wait_tables(int max, int secs)
 }
 
 /*
+ * On the twin, which lists no tables, a table is an nsfs object holding a
+ * namespace inode number (upstream/ patch 8), from the pool every
+ * namespace draws on.  ut_mark() takes the lowest free numbers
+ * (lib/ns.h's ns_inums); once every table and namespace made since is
+ * gone, they are all free again.  Nothing on the module's rows.
+ */
+struct ut_mark {
+	int ok;
+	struct ns_inums inums;
+};
+
+static inline struct ut_mark *ut_mark_get(void)
+{
+	static struct ut_mark m;
+
+	return &m;
+}
+
+static inline void ut_mark(void)
+{
+	struct ut_mark *m = ut_mark_get();
+
+	if (!ut_listing())
+		m->ok = !ns_inums_read(&m->inums);
+}
+
+/*
+ * The twin's ut_check_gone(): wait (up to UT_RCU_SECS) until no number of
+ * ut_mark()'s is taken, reaping our orphans (a zombie pins its
+ * credentials, hence its table).  -1 when a snapshot failed.
+ */
+static inline int ut_wait_unmarked(unsigned long *first)
+{
+	static struct ns_inums now;
+	struct ut_mark *m = ut_mark_get();
+	int taken = -1;
+
+	*first = 0;
+	for (int i = 0; m->ok && i <= UT_RCU_SECS * 10; i++) {
+		child_reap_zombies();
+		if (ns_inums_read(&now))
+			return -1;
+		taken = ns_inums_taken(&m->inums, &now, first);
+		if (!taken)
+			break;
+		sleep_ms(100);
+	}
+	return taken;
+}
+
+/*
  * The check most programs end with: the live tables are back to tables0
  * (ut_start()'s), what was made is gone with its processes, after RCU.
- * what is its name; a skip on the twin, which lists no tables.
+ * what is its name.  On the twin: the namespace inode numbers free at
+ * ut_mark() are free again.
  */
 static inline void ut_check_gone(int tables0, const char *what)
 {
+	unsigned long first;
 	int left;
 
 	if (!ut_listing()) {
-		ksft_test_result_code(KSFT_SKIP, what, UT_NO_LISTING);
+		left = ut_wait_unmarked(&first);
+		if (left < 0)
+			ksft_print_msg("a snapshot of the namespace inode numbers failed (%s)\n",
+				       ut_mark_get()->ok ? "at the end" : "at the start");
+		ksft_test_result(left == 0,
+				 "%s (%d of the %d lowest namespace inode numbers free at the start still taken, first %lu)",
+				 what, left, NS_INUMS, first);
 		return;
 	}
 	left = ut_wait_tables(tables0, UT_RCU_SECS);
@@ -462,12 +522,13 @@ static inline pid_t ut_sleeper(long *table)
  * Start a uid-table test program: test_start() with room for its children,
  * and the reaper role for orphans (a zombie pins its credentials, hence its
  * table).  Returns the live tables now, which the program's last test
- * expects again.
+ * expects again (on the twin, -1: ut_mark() is what it checks against).
  */
 static inline int ut_start(unsigned int plan)
 {
 	test_start(plan, 2 * CHILD_TIMEOUT);
 	child_subreaper();
+	ut_mark();
 	return ut_ntables();
 }
 
