@@ -283,7 +283,7 @@ run_lane() {
 # (debug's fail-nth sweeps, 4-6 minutes), the debug kernel's (the rest of
 # its suite and its kmemleak self-test, under its detectors), the foreign
 # architectures' (TCG of another instruction set), the x86_64 kernels',
-# then each kernel's tracing tools (about a minute each).  The common
+# then each kernel's tracing tools (1.5 to 4 minutes each).  The common
 # checks start right after the split-off tests: the Debian packages'
 # DKMS builds (deb-check.sh) make theirs one of the longer lanes.
 # In the matrix's order (the totals): each kernel, its split-off lane, its
