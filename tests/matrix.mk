@@ -134,8 +134,14 @@ N ?= 30
 soak: deps
 	@$(H)/soak.sh $(KERNEL) $(N)
 
+# The in-tree twin's series built after each of its patches, x86_64
+# (KTAP; about 35 minutes on 2 cores, not in make check).
+# build-kernel.sh twin first: it unpacks the source the series names.
+upstream-bisect: deps
+	@$(H)/build-kernel.sh twin && $(H)/upstream-bisect.sh
+
 # Module build for one matrix kernel (always W=1), e.g. make kmod KERNEL=trixie EXTRA=C=1.
 kmod: deps
 	@$(H)/build-module.sh $(KERNEL) $(EXTRA)
 
-.PHONY: deps guest-progs check check-all lint vm-run suite shell demo fetch fetch-refresh kmod bench stress soak sign-check
+.PHONY: deps guest-progs check check-all lint vm-run suite shell demo fetch fetch-refresh kmod bench stress soak sign-check upstream-bisect
