@@ -25,6 +25,7 @@ have EXECNS_HAVE_SWITCH_FS_STRUCT linux/fs_struct.h 'switch_fs_struct\('
 have EXECNS_HAVE_EXEC_TASK_NAMESPACES linux/nsproxy.h 'int exec_task_namespaces\('
 have EXECNS_HAVE_NS_REF_PUT linux/ns_common.h 'define ns_ref_put\('
 have EXECNS_HAVE_UCOUNTS_RCUREF linux/user_namespace.h 'rcuref_t[[:space:]]+count;'
+have EXECNS_HAVE_UCOUNTS_NULLS linux/user_namespace.h 'struct hlist_nulls_node[[:space:]]+node;'
 have EXECNS_HAVE_KALLSYMS_EACH_MODULE linux/kallsyms.h 'kallsyms_on_each_symbol\(int \(\*fn\)\(void \*, const char \*, struct module \*'
 
 # have_any NAME PATTERN FILE...: define NAME when one of the FILEs (relative

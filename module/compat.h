@@ -95,19 +95,51 @@
 
 /*
  * struct ucounts' reference count: an atomic_t until 7.x, an rcuref_t (with
- * an RCU-walked hash in the kernel) since.  get() fails on a count that has
- * reached zero; put() is true for the reference that brought it there.
+ * an RCU-walked hash in the kernel) since.  read() is the number of
+ * references held (rcuref_read() counts the same way).
  */
 #ifdef EXECNS_HAVE_UCOUNTS_RCUREF
-#define execns_ucounts_ref_init(uc)	rcuref_init(&(uc)->count, 1)
+#define execns_ucounts_ref_init(uc, n)	rcuref_init(&(uc)->count, n)
 #define execns_ucounts_ref_get(uc)	rcuref_get(&(uc)->count)
-#define execns_ucounts_ref_put(uc)	rcuref_put(&(uc)->count)
 #define execns_ucounts_ref_read(uc)	((int)rcuref_read((rcuref_t *)&(uc)->count))
 #else
-#define execns_ucounts_ref_init(uc)	atomic_set(&(uc)->count, 1)
+#define execns_ucounts_ref_init(uc, n)	atomic_set(&(uc)->count, n)
 #define execns_ucounts_ref_get(uc)	atomic_inc_not_zero(&(uc)->count)
-#define execns_ucounts_ref_put(uc)	atomic_dec_and_test(&(uc)->count)
 #define execns_ucounts_ref_read(uc)	atomic_read(&(uc)->count)
+#endif
+
+/*
+ * The list a ucounts' own node links it into.  put_ucounts() unlinks it
+ * under ucounts_lock with hlist_del_init() until 7.x, and with
+ * hlist_nulls_del_rcu() since, which needs the node to be in a list: a
+ * table keeps its ucounts in lists of the kernel's kind, under the
+ * kernel's lock, so that the kernel's own release would be right for them
+ * too (ucounts.c).
+ */
+#ifdef EXECNS_HAVE_UCOUNTS_NULLS
+#define execns_uc_head			hlist_nulls_head
+#define execns_uc_node			hlist_nulls_node
+#define execns_uc_head_init(h)		INIT_HLIST_NULLS_HEAD(h, 0)
+#define execns_uc_link(uc, h)		hlist_nulls_add_head_rcu(&(uc)->node, h)
+#define execns_uc_unlink(uc)		hlist_nulls_del_rcu(&(uc)->node)
+#define execns_uc_head_empty(h)		hlist_nulls_empty(h)
+#define execns_uc_for_each_rcu(uc, pos, h) hlist_nulls_for_each_entry_rcu(uc, pos, h, node)
+/* @pos moves on before the body runs, so the body may unlink @uc. */
+#define execns_uc_for_each_safe(uc, pos, h) hlist_nulls_for_each_entry_safe(uc, pos, h, node)
+#else
+#define execns_uc_head			hlist_head
+#define execns_uc_node			hlist_node
+#define execns_uc_head_init(h)		INIT_HLIST_HEAD(h)
+#define execns_uc_link(uc, h)		hlist_add_head_rcu(&(uc)->node, h)
+#define execns_uc_unlink(uc)		hlist_del_rcu(&(uc)->node)
+#define execns_uc_head_empty(h)		hlist_empty(h)
+#define execns_uc_for_each_rcu(uc, pos, h)					\
+	for (pos = rcu_dereference_raw(hlist_first_rcu(h));			\
+	     pos && ((uc = hlist_entry(pos, struct ucounts, node)), 1);		\
+	     pos = rcu_dereference_raw(hlist_next_rcu(pos)))
+#define execns_uc_for_each_safe(uc, pos, h)					\
+	for (pos = (h)->first;							\
+	     pos && ((uc = hlist_entry(pos, struct ucounts, node)), (pos = pos->next), 1);)
 #endif
 
 /*
@@ -124,49 +156,6 @@ typedef int execns_kallsyms_fn_t(void *, const char *, struct module *, unsigned
 	int fn(void *data, const char *name, unsigned long addr)
 typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
 #endif
-
-/*
- * What the load-time proof (proof.c) knows of kernel/ucount.c, the file
- * where the hooked put_ucounts() and alloc_ucounts() have callers that GCC
- * may inline them into, release by release, from each release's source.
- * Since ucounts became rcuref-counted (7.x), get_ucounts() is an inline
- * that cannot fail and alloc_ucounts() puts nothing.  The number of
- * do_dec_rlimit_put_ucounts() calls in inc_rlimit_get_ucounts() is one in
- * 6.1, 6.12 before 6.12.117 and 7.2 (read in 7.2.13), and two (a separate
- * unwind for the limit check) since 6.12.117 and in 7.3; a release not listed here has unknown
- * callers, and the proof refuses it.  A stable update that adds a call
- * is still checked: an inlined copy of put_ucounts() calls the function
- * named by EXECNS_PROOF_PUT_UCOUNTS_MARK, which nothing else in the file
- * calls (proof.c).
- */
-#ifdef EXECNS_HAVE_UCOUNTS_RCUREF
-#define EXECNS_PROOF_UCOUNTS_PUT_ON_WRAP	0
-#define EXECNS_PROOF_PUT_UCOUNTS_MARK	"rcuref_put_slowpath"
-#else
-#define EXECNS_PROOF_UCOUNTS_PUT_ON_WRAP	1
-#define EXECNS_PROOF_PUT_UCOUNTS_MARK	"_atomic_dec_and_lock_irqsave"
-#endif
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0) && LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
-#define EXECNS_PROOF_RELEASE		"6.1"
-#define EXECNS_PROOF_RLIMIT_UNWINDS	1
-#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) && LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 117)
-#define EXECNS_PROOF_RELEASE		"6.12"
-#define EXECNS_PROOF_RLIMIT_UNWINDS	1
-#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 117) && LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
-#define EXECNS_PROOF_RELEASE		"6.12"
-#define EXECNS_PROOF_RLIMIT_UNWINDS	2
-#elif LINUX_VERSION_CODE >= KERNEL_VERSION(7, 2, 0) && LINUX_VERSION_CODE < KERNEL_VERSION(7, 3, 0)
-#define EXECNS_PROOF_RELEASE		"7.2"
-#define EXECNS_PROOF_RLIMIT_UNWINDS	1
-#elif LINUX_VERSION_CODE >= KERNEL_VERSION(7, 3, 0) && LINUX_VERSION_CODE < KERNEL_VERSION(7, 4, 0)
-#define EXECNS_PROOF_RELEASE		"7.3"
-#define EXECNS_PROOF_RLIMIT_UNWINDS	2
-#else
-#define EXECNS_PROOF_RELEASE		NULL
-#define EXECNS_PROOF_RLIMIT_UNWINDS	0
-#endif
-/* The releases above, for the message that refuses any other. */
-#define EXECNS_PROOF_RELEASES		"6.1, 6.12, 7.2 and 7.3"
 
 /*
  * Link-time optimisation (clang's, the kernel's only kind) inlines across

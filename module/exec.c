@@ -49,7 +49,6 @@
 #include "uidtab.h"
 #include "handover.h"
 #include "uidhooks.h"
-#include "ucounts.h"
 #include "fault.h"
 #include "proof.h"
 #include "trace.h"
@@ -117,11 +116,12 @@ static int execns_prepare_table(struct execns_ctx *ctx)
 		ctx->user = NULL;
 		return ret;
 	}
-	ctx->ucounts = execns_ucounts_alloc(execns_uidtab_of(ctx->user),
-					    current_user_ns(), current_uid());
+	ctx->ucounts = execns_uidtab_ucounts(execns_uidtab_of(ctx->user),
+					     current_user_ns(), current_uid());
 	if (!ctx->ucounts) {
-		free_uid(ctx->user);	/* ends the table */
+		free_uid(ctx->user);	/* the table's last reference elsewhere */
 		ctx->user = NULL;
+		execns_uidtab_reap_now();
 		return -ENOMEM;
 	}
 	return 0;
@@ -133,8 +133,9 @@ static int execns_prepare(struct execns_ctx *ctx)
 
 	if (ctx->flags & ~(unsigned long)(EXECNS_NS_FLAGS | CLONE_NEWUSER))
 		return -EINVAL;
-	/* The uid hooks could be bypassed on this kernel (proof.c). */
-	if ((ctx->flags & CLONE_NEWUSER) && !execns_proof_passed())
+	/* Uid tables cannot work on this kernel (proof.c, uidtab.c say why). */
+	if ((ctx->flags & CLONE_NEWUSER) &&
+	    (!execns_proof_tables() || execns_uidtab_unavailable()))
 		return -EOPNOTSUPP;
 	/* A fresh set of per-user budgets is a privilege, as in the seed. */
 	if ((ctx->flags & CLONE_NEWUSER) && !capable(CAP_SYS_ADMIN))
@@ -290,8 +291,9 @@ static bool execns_runs_as(const struct user_struct *user, const struct ucounts 
  * Around the exec, the commit_creds() hook may move ctx->user and
  * ctx->ucounts into the new credentials.  Afterwards drop whichever
  * references are ours (the ucounts as the user_struct): the
- * one the cred it went into no longer holds, or the unused table user (which
- * ends the table).  free_uid() routes either to its own table.  If the
+ * one the cred it went into no longer holds, or the unused table user (the
+ * reaper then ends the table).  The kernel's free_uid() and put_ucounts()
+ * are right for either kind (uidtab.c).  If the
  * table user went into a cred the exec then replaced, that cred's release
  * drops it; the balance is the same.
  *
@@ -323,6 +325,9 @@ static long execns_execve_user(struct execns_ctx *ctx,
 	}
 	free_uid(drop);
 	execns_call(put_ucounts)(drop_ucounts);
+	/* A failed exec leaves nothing behind: the table it never entered goes now. */
+	if (ret)
+		execns_uidtab_reap_now();
 	return ret;
 }
 

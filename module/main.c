@@ -22,7 +22,6 @@
 #include "proof.h"
 #include "slot.h"
 #include "uidtab.h"
-#include "ucounts.h"
 #include "uidhooks.h"
 #include "unshare.h"
 #include "procfs.h"
@@ -40,12 +39,9 @@ static int __init execns_init(void)
 	ret = execns_uidtab_init();
 	if (ret)
 		return ret;
-	ret = execns_ucounts_init();
-	if (ret)
-		goto uninit_uidtab;
 	ret = execns_uidhooks_init();
 	if (ret)
-		goto uninit_ucounts;
+		goto uninit_uidtab;
 	ret = execns_unshare_init();
 	if (ret)
 		goto uninit_uidhooks;
@@ -74,8 +70,6 @@ uninit_unshare:
 	execns_unshare_uninit();
 uninit_uidhooks:
 	execns_uidhooks_uninit();
-uninit_ucounts:
-	execns_ucounts_uninit();
 uninit_uidtab:
 	execns_uidtab_uninit();
 	return ret;
@@ -94,10 +88,9 @@ static void __exit execns_exit(void)
 	 * voluntarily there, so a tasks-RCU grace period waits for it.
 	 */
 	synchronize_rcu_tasks();
-	/* Such a task may have queued the hooks' disarm work on its way out. */
-	execns_uidhooks_flush();
-	execns_ucounts_uninit();
 	execns_uidtab_uninit();
+	/* The reaper's last pass may have queued the hooks' disarm work. */
+	execns_uidhooks_flush();
 	pr_info("unloaded\n");
 }
 

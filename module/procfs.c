@@ -17,7 +17,7 @@
  *   pids:   "PID ID" for each task in a module table, PIDs as seen from
  *           the reader's PID namespace (execns --which)
  *   proof:  "ok|FAIL KIND: DETAIL" per check of the load-time proof, then
- *           "verdict proven|refused" (proof.c)
+ *           "verdict proven|partial|refused" (proof.c)
  */
 #include <linux/kernel.h>
 #include <linux/proc_fs.h>
@@ -56,7 +56,8 @@ static int execns_tables_show(struct seq_file *m, void *v)
 	rcu_read_lock();
 	for (tab = execns_uidtab_first(); tab; tab = execns_uidtab_next(tab))
 		execns_uidtab_show(m, tab, execns_table_tasks(tab));
-	execns_ucounts_show(m);
+	for (tab = execns_uidtab_first(); tab; tab = execns_uidtab_next(tab))
+		execns_uidtab_show_ucounts(m, tab);
 	rcu_read_unlock();
 	return 0;
 }

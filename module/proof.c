@@ -1,30 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The load-time proof (see proof.h).  Three kinds of check, each one line
- * of /proc/execns/proof:
+ * of /proc/execns/proof, each ending in what its failure costs:
  *
  *  config: the kernel was built without link-time optimisation, which
- *	inlines across files; it is a release whose callers are listed here
- *	(compat.h); the symbol-table walkers the proof uses were resolved.
+ *	inlines across files; the symbol-table walkers the proof uses were
+ *	resolved.
  *  copies: one walk of vmlinux's symbol table finds every symbol named
- *	after a hooked function.  There must be exactly one of the name, and
- *	no "NAME.SUFFIX" copy (.part.N, .isra.N, .constprop.N: GCC's clones)
- *	except NAME.cold, the function's own unlikely code, entered from it.
+ *	after a hooked function or a kernel object uid tables use.  There
+ *	must be exactly one of the name, and no "NAME.SUFFIX" copy (.part.N,
+ *	.isra.N, .constprop.N: GCC's clones) except NAME.cold, the
+ *	function's own unlikely code, entered from it.
  *  sites: without LTO, GCC inlines a function only into callers in its
  *	own file.  The hooked functions' same-file callers are listed below,
  *	with the number of calls each one's source makes.  Each such caller
  *	in the symbol table must branch to the hooked entry at least that
- *	often, where the calls of a callee it inlined (an intermediate such
- *	as do_dec_rlimit_put_ucounts()) count as its own.  A clone of a
- *	caller is checked as the caller.  Where a hooked function has a
- *	mark, a function that only it calls in its file (put_ucounts():
- *	the out-of-line half of its reference drop), a caller must not call
- *	the mark: that call would be an inlined copy.  This also tells call
- *	sites the compiler merged (fewer branches than calls, no mark) from
- *	copies (a mark), and catches a call a stable update added.
+ *	often, where the calls of a callee it inlined count as its own.  A
+ *	clone of a caller is checked as the caller.
  *
- * The list of callers is what the proof cannot see for itself: a release
- * not in compat.h's list is refused, not assumed to be like another.
+ * No hooked function releases anything (uidhooks.c): a path around a hook
+ * gives a task the kernel's object instead of its table's, which costs
+ * accounting, never memory.  So most failures leave uid tables offered
+ * and name the counters that may stay global ("verdict partial"); only
+ * what uid tables cannot work without refuses them (the hand-over's
+ * commit_creds(), the kernel's lock and cache), and forbid_unshare, a
+ * security switch, is refused when its own hook is unproven.
  *
  * Ordering: the proof runs in init before any hook is initialised and
  * before the syscall and /proc/execns exist; its results are written once
@@ -37,7 +37,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/seq_file.h>
-#include <linux/utsname.h>
+#include <linux/kprobes.h>
 #include "arch.h"
 #include "symbols.h"
 #include "proof.h"
@@ -51,13 +51,22 @@ enum execns_proof_role {
 	EXECNS_PROOF_HOOKED,	/* has a hook at its entry */
 	EXECNS_PROOF_GLOBAL,	/* a caller that other files call: in the symbol table */
 	EXECNS_PROOF_LOCAL,	/* a caller that may have been inlined away */
+	EXECNS_PROOF_DATA,	/* a kernel object uid tables use: one of the name */
+};
+
+/* What a failed check about a function costs. */
+enum execns_proof_cost {
+	EXECNS_COST_NONE,	/* callers: their hooked callee says */
+	EXECNS_COST_ACCOUNTING,	/* tables offered, some counters may stay global */
+	EXECNS_COST_TABLES,	/* uid tables refused */
+	EXECNS_COST_FORBID,	/* forbid_unshare refused */
 };
 
 struct execns_proof_fn {
 	const char *name;	/* NULL: not on this architecture */
 	enum execns_proof_role role;
-	const char *mark;	/* called by every copy of a hooked function */
-	unsigned long mark_addr;
+	enum execns_proof_cost cost;
+	const char *global;	/* ACCOUNTING: what may stay global */
 	/* From the symbol-table walk: */
 	unsigned long addr;
 	unsigned int copies;
@@ -69,54 +78,68 @@ struct execns_proof_fn {
 
 enum {
 	/* Hooked (uidhooks.c, handover.c, unshare.c). */
-	EXECNS_FN_FREE_UID,
 	EXECNS_FN_ALLOC_UID,
 	EXECNS_FN_FIND_USER,
-	EXECNS_FN_PUT_UCOUNTS,
 	EXECNS_FN_ALLOC_UCOUNTS,
 	EXECNS_FN_COMMIT_CREDS,
 	EXECNS_FN_KSYS_UNSHARE,
-	/* Their same-file callers: kernel/ucount.c, kernel/fork.c. */
-	EXECNS_FN_GET_UCOUNTS,
-	EXECNS_FN_INC_UCOUNT,
-	EXECNS_FN_DEC_UCOUNT,
-	EXECNS_FN_DO_DEC_RLIMIT,
-	EXECNS_FN_DEC_RLIMIT,
-	EXECNS_FN_INC_RLIMIT,
+	/*
+	 * The callers that make credentials' ucounts (kernel/cred.c), the only
+	 * ones alloc_ucounts() is redirected for, and the same-file callers of
+	 * ksys_unshare() (kernel/fork.c).
+	 */
+	EXECNS_FN_SET_CRED_UCOUNTS,
+	EXECNS_FN_COPY_CREDS,
 	EXECNS_FN_DO_SYS_UNSHARE,
 	EXECNS_FN_SYS_UNSHARE,
 	EXECNS_FN_COMPAT_SYS_UNSHARE,
+	/* The kernel's own lock and cache a table's objects are made with. */
+	EXECNS_FN_UIDHASH_LOCK,
+	EXECNS_FN_UCOUNTS_LOCK,
+	EXECNS_FN_UID_CACHEP,
 	EXECNS_FN_COUNT
 };
 
+#define EXECNS_USER_COUNTERS "epoll_watches, pipe_bufs, unix_inflight, locked_vm, nr_watches"
+#define EXECNS_RLIMIT_COUNTERS "nproc, sigpending, msgqueue, memlock"
+
 /*
- * kernel/user.c has no caller of free_uid(), alloc_uid() or find_user(),
- * nor kernel/cred.c of commit_creds(): those are called from other files
- * only.  get_ucounts() is an out-of-line function until ucounts became
- * rcuref-counted, and a header inline since.
+ * kernel/user.c has no caller of alloc_uid() or find_user(), nor
+ * kernel/cred.c of commit_creds(): those are called from other files only.
+ * alloc_ucounts() is called from kernel/cred.c's set_cred_ucounts(), which
+ * kernel/cred.c's copy_creds() calls for clone(CLONE_NEWUSER) (and GCC
+ * inlines there on Debian's 6.1), and from kernel/ucount.c's inc_ucount(),
+ * whose calls must reach the kernel's own alloc_ucounts() anyway.
  */
 static struct execns_proof_fn execns_proof_fns[EXECNS_FN_COUNT] = {
-	[EXECNS_FN_FREE_UID] = { .name = "free_uid", .role = EXECNS_PROOF_HOOKED },
-	[EXECNS_FN_ALLOC_UID] = { .name = "alloc_uid", .role = EXECNS_PROOF_HOOKED },
-	[EXECNS_FN_FIND_USER] = { .name = "find_user", .role = EXECNS_PROOF_HOOKED },
-	[EXECNS_FN_PUT_UCOUNTS] = { .name = "put_ucounts", .role = EXECNS_PROOF_HOOKED,
-				    .mark = EXECNS_PROOF_PUT_UCOUNTS_MARK },
-	[EXECNS_FN_ALLOC_UCOUNTS] = { .name = "alloc_ucounts", .role = EXECNS_PROOF_HOOKED },
-	[EXECNS_FN_COMMIT_CREDS] = { .name = "commit_creds", .role = EXECNS_PROOF_HOOKED },
-	[EXECNS_FN_KSYS_UNSHARE] = { .name = "ksys_unshare", .role = EXECNS_PROOF_HOOKED },
-	[EXECNS_FN_GET_UCOUNTS] = { .name = "get_ucounts", .role = EXECNS_PROOF_LOCAL },
-	[EXECNS_FN_INC_UCOUNT] = { .name = "inc_ucount", .role = EXECNS_PROOF_GLOBAL },
-	[EXECNS_FN_DEC_UCOUNT] = { .name = "dec_ucount", .role = EXECNS_PROOF_GLOBAL },
-	[EXECNS_FN_DO_DEC_RLIMIT] = { .name = "do_dec_rlimit_put_ucounts", .role = EXECNS_PROOF_LOCAL },
-	[EXECNS_FN_DEC_RLIMIT] = { .name = "dec_rlimit_put_ucounts", .role = EXECNS_PROOF_GLOBAL },
-	[EXECNS_FN_INC_RLIMIT] = { .name = "inc_rlimit_get_ucounts", .role = EXECNS_PROOF_GLOBAL },
+	[EXECNS_FN_ALLOC_UID] = { .name = "alloc_uid", .role = EXECNS_PROOF_HOOKED,
+		.cost = EXECNS_COST_ACCOUNTING,
+		.global = "after setuid() in a table: " EXECNS_USER_COUNTERS ", " EXECNS_RLIMIT_COUNTERS },
+	[EXECNS_FN_FIND_USER] = { .name = "find_user", .role = EXECNS_PROOF_HOOKED,
+		.cost = EXECNS_COST_ACCOUNTING,
+		.global = "the users PRIO_USER and IOPRIO_WHO_USER look up" },
+	[EXECNS_FN_ALLOC_UCOUNTS] = { .name = "alloc_ucounts", .role = EXECNS_PROOF_HOOKED,
+		.cost = EXECNS_COST_ACCOUNTING,
+		.global = "for credentials a table's tasks change: " EXECNS_RLIMIT_COUNTERS },
+	[EXECNS_FN_COMMIT_CREDS] = { .name = "commit_creds", .role = EXECNS_PROOF_HOOKED,
+		.cost = EXECNS_COST_TABLES },
+	[EXECNS_FN_KSYS_UNSHARE] = { .name = "ksys_unshare", .role = EXECNS_PROOF_HOOKED,
+		.cost = EXECNS_COST_FORBID },
+	[EXECNS_FN_SET_CRED_UCOUNTS] = { .name = "set_cred_ucounts", .role = EXECNS_PROOF_GLOBAL },
+	[EXECNS_FN_COPY_CREDS] = { .name = "copy_creds", .role = EXECNS_PROOF_GLOBAL },
 	/* SYSCALL_DEFINE's body, inlined into each ABI's wrapper. */
 	[EXECNS_FN_DO_SYS_UNSHARE] = { .name = "__do_sys_unshare", .role = EXECNS_PROOF_LOCAL },
 	[EXECNS_FN_SYS_UNSHARE] = { .name = EXECNS_ARCH_SYS_UNSHARE, .role = EXECNS_PROOF_GLOBAL },
 	[EXECNS_FN_COMPAT_SYS_UNSHARE] = { .name = EXECNS_ARCH_COMPAT_SYS_UNSHARE, .role = EXECNS_PROOF_LOCAL },
+	[EXECNS_FN_UIDHASH_LOCK] = { .name = "uidhash_lock", .role = EXECNS_PROOF_DATA,
+		.cost = EXECNS_COST_TABLES },
+	[EXECNS_FN_UCOUNTS_LOCK] = { .name = "ucounts_lock", .role = EXECNS_PROOF_DATA,
+		.cost = EXECNS_COST_TABLES },
+	[EXECNS_FN_UID_CACHEP] = { .name = "uid_cachep", .role = EXECNS_PROOF_DATA,
+		.cost = EXECNS_COST_TABLES },
 };
 
-/* @caller's source calls @callee @calls times (0: not in this release). */
+/* @caller's source calls @callee @calls times. */
 struct execns_proof_edge {
 	u8 caller;
 	u8 callee;
@@ -124,45 +147,58 @@ struct execns_proof_edge {
 };
 
 static const struct execns_proof_edge execns_proof_edges[] = {
-	{ EXECNS_FN_GET_UCOUNTS, EXECNS_FN_PUT_UCOUNTS, EXECNS_PROOF_UCOUNTS_PUT_ON_WRAP },
-	{ EXECNS_FN_ALLOC_UCOUNTS, EXECNS_FN_PUT_UCOUNTS, EXECNS_PROOF_UCOUNTS_PUT_ON_WRAP },
-	{ EXECNS_FN_INC_UCOUNT, EXECNS_FN_ALLOC_UCOUNTS, 1 },
-	{ EXECNS_FN_INC_UCOUNT, EXECNS_FN_PUT_UCOUNTS, 1 },
-	{ EXECNS_FN_DEC_UCOUNT, EXECNS_FN_PUT_UCOUNTS, 1 },
-	{ EXECNS_FN_DO_DEC_RLIMIT, EXECNS_FN_PUT_UCOUNTS, 1 },
-	{ EXECNS_FN_DEC_RLIMIT, EXECNS_FN_DO_DEC_RLIMIT, 1 },
-	{ EXECNS_FN_INC_RLIMIT, EXECNS_FN_GET_UCOUNTS, 1 },
-	{ EXECNS_FN_INC_RLIMIT, EXECNS_FN_DO_DEC_RLIMIT, EXECNS_PROOF_RLIMIT_UNWINDS },
+	{ EXECNS_FN_COPY_CREDS, EXECNS_FN_SET_CRED_UCOUNTS, 1 },
+	{ EXECNS_FN_SET_CRED_UCOUNTS, EXECNS_FN_ALLOC_UCOUNTS, 1 },
 	{ EXECNS_FN_SYS_UNSHARE, EXECNS_FN_DO_SYS_UNSHARE, 1 },
 	{ EXECNS_FN_COMPAT_SYS_UNSHARE, EXECNS_FN_DO_SYS_UNSHARE, 1 },
 	{ EXECNS_FN_DO_SYS_UNSHARE, EXECNS_FN_KSYS_UNSHARE, 1 },
 };
 
 /* The report: written by init only, then read by /proc/execns/proof. */
-static char execns_proof_report[8192];	/* about 3 KiB on the kernels tested */
+static char execns_proof_report[8192];	/* about 2 KiB on the kernels tested */
 static size_t execns_proof_len;
 static unsigned int execns_proof_checks, execns_proof_failures;
-static bool execns_proof_ok;
+static unsigned long execns_proof_costs;	/* BIT(cost) of each failed check */
 
-static __printf(2, 3) void execns_proof_line(bool ok, const char *fmt, ...)
+static const char *const execns_proof_cost_text[] = {
+	[EXECNS_COST_NONE] = "",
+	[EXECNS_COST_ACCOUNTING] = " (costs accounting, not memory: ",
+	[EXECNS_COST_TABLES] = " (refuses uid tables)",
+	[EXECNS_COST_FORBID] = " (refuses forbid_unshare)",
+};
+
+/*
+ * One check: a line of the report, which stops growing when full (the
+ * count still counts), and one dmesg line for a failure, with what it
+ * costs.  @global: for an accounting cost, what may stay global.
+ */
+static __printf(4, 5) void execns_proof_line(bool ok, enum execns_proof_cost cost,
+					     const char *global, const char *fmt, ...)
 {
-	char *line = execns_proof_report + execns_proof_len;
-	size_t room = sizeof(execns_proof_report) - execns_proof_len;
+	char line[320];
 	va_list args;
 	size_t n;
 
 	execns_proof_checks++;
-	if (!ok)
-		execns_proof_failures++;
-	n = scnprintf(line, room, "%s ", ok ? "ok" : "FAIL");
 	va_start(args, fmt);
-	n += vscnprintf(line + n, room - n, fmt, args);
+	n = vscnprintf(line, sizeof(line), fmt, args);
 	va_end(args);
-	if (!ok)	/* one dmesg line per unproven check */
-		pr_warn("uid tables refused: %s\n", line + 5);
-	n += scnprintf(line + n, room - n, "\n");
-	execns_proof_len += n;
+	if (!ok) {
+		execns_proof_failures++;
+		execns_proof_costs |= BIT(cost);
+		n += scnprintf(line + n, sizeof(line) - n, "%s", execns_proof_cost_text[cost]);
+		if (cost == EXECNS_COST_ACCOUNTING)
+			scnprintf(line + n, sizeof(line) - n, "%s may stay global)", global);
+		pr_warn("load-time proof: %s\n", line);
+	}
+	execns_proof_len += scnprintf(execns_proof_report + execns_proof_len,
+				      sizeof(execns_proof_report) - execns_proof_len,
+				      "%s %s\n", ok ? "ok" : "FAIL", line);
 }
+
+/* A failed check about @f costs what @f's hook, or its hooked callee's, does. */
+#define execns_proof_fn_line(ok, f, fmt, ...) \
+	execns_proof_line(ok, (f)->cost, (f)->global, fmt, ##__VA_ARGS__)
 
 /* One symbol of vmlinux: is it a hooked function or caller, or a copy? */
 static EXECNS_KALLSYMS_FN(execns_proof_symbol, data, name, addr)
@@ -172,8 +208,6 @@ static EXECNS_KALLSYMS_FN(execns_proof_symbol, data, name, addr)
 	size_t len;
 
 	for (f = execns_proof_fns; f < execns_proof_fns + EXECNS_FN_COUNT; f++) {
-		if (f->mark && !strcmp(name, f->mark))
-			f->mark_addr = addr;
 		if (!f->name || name[0] != f->name[0])
 			continue;
 		len = strlen(f->name);
@@ -305,39 +339,6 @@ static void execns_proof_names(char *buf, size_t len, unsigned long mask)
 		scnprintf(buf + n, len - n, ")");
 }
 
-/*
- * Hooked function @h has a mark: @label's text holds a copy of @h exactly
- * when it calls the mark.  Fewer entry branches than source calls, with
- * no mark, are calls the compiler merged into one branch.
- */
-static void execns_proof_marked(struct execns_proof_need *need, const char *label,
-				unsigned int h, int found, const char *inlined)
-{
-	const struct execns_proof_fn *f = &execns_proof_fns[h];
-	int marks;
-
-	if (!f->mark_addr) {
-		execns_proof_line(false, "site: %s: %s, the mark of a copy of %s, is not in the symbol table",
-				  label, f->mark, f->name);
-		return;
-	}
-	marks = execns_proof_count(need->from, need->cold, f->mark_addr);
-	if (marks < 0) {
-		need->err = marks;
-		return;
-	}
-	if (marks)
-		execns_proof_line(false, "site: %s holds an inlined copy of %s (it calls %s %d times)",
-				  label, f->name, f->mark, marks);
-	else if (!found)
-		execns_proof_line(false, "site: %s never calls %s through its entry, where its source calls it %u times",
-				  label, f->name, need->calls[h]);
-	else
-		execns_proof_line(true, "site: %s calls %s through its entry %d times for %u calls%s%s, and holds no copy (no call to %s)",
-				  label, f->name, found, need->calls[h],
-				  found < need->calls[h] ? ", merged" : "", inlined, f->mark);
-}
-
 /* Check one copy of caller @c (the function itself or a clone) at @from. */
 static void execns_proof_caller(unsigned int c, const char *label, unsigned long from,
 				unsigned long cold)
@@ -351,7 +352,7 @@ static void execns_proof_caller(unsigned int c, const char *label, unsigned long
 
 	need = kzalloc(sizeof(*need), GFP_KERNEL);
 	if (!need) {
-		execns_proof_line(false, "site: %s: out of memory", label);
+		execns_proof_line(false, EXECNS_COST_TABLES, NULL, "site: %s: out of memory", label);
 		return;
 	}
 	need->from = from;
@@ -369,19 +370,18 @@ static void execns_proof_caller(unsigned int c, const char *label, unsigned long
 			need->err = found;
 			break;
 		}
-		if (execns_proof_fns[h].mark)
-			execns_proof_marked(need, label, h, found, inlined);
-		else
-			execns_proof_line(found >= need->calls[h],
-					  "site: %s calls %s through its entry %d of %u times%s",
-					  label, execns_proof_fns[h].name, found, need->calls[h],
-					  found >= need->calls[h] ? inlined :
-					  " (the others were inlined, or reach a copy without the hook)");
+		execns_proof_fn_line(found >= need->calls[h], &execns_proof_fns[h],
+				     "site: %s calls %s through its entry %d of %u times%s",
+				     label, execns_proof_fns[h].name, found, need->calls[h],
+				     found >= need->calls[h] ? inlined :
+				     " (the others were inlined, or reach a copy without the hook)");
 	}
 	if (need->err)
-		execns_proof_line(false, "site: %s: cannot read its text (%d)", label, need->err);
+		execns_proof_line(false, EXECNS_COST_TABLES, NULL,
+				  "site: %s: cannot read its text (%d)", label, need->err);
 	else if (!any)
-		execns_proof_line(true, "site: %s reaches hooked functions only through callers checked on their own",
+		execns_proof_line(true, EXECNS_COST_NONE, NULL,
+				  "site: %s reaches hooked functions only through callers checked on their own",
 				  label);
 	kfree(need);
 }
@@ -396,6 +396,19 @@ static bool execns_proof_is_caller(unsigned int c)
 	return false;
 }
 
+/* The hooked function a caller's failure is about (its first callee's). */
+static const struct execns_proof_fn *execns_proof_hooked_of(unsigned int c)
+{
+	const struct execns_proof_edge *e;
+
+	if (execns_proof_fns[c].role == EXECNS_PROOF_HOOKED)
+		return &execns_proof_fns[c];
+	for (e = execns_proof_edges; e < execns_proof_edges + ARRAY_SIZE(execns_proof_edges); e++)
+		if (e->caller == c)
+			return execns_proof_hooked_of(e->callee);
+	return &execns_proof_fns[c];
+}
+
 static void execns_proof_sites(void)
 {
 	const struct execns_proof_fn *f;
@@ -408,13 +421,15 @@ static void execns_proof_sites(void)
 		if (f->addr)
 			execns_proof_caller(c, f->name, f->addr, f->cold);
 		else if (f->role != EXECNS_PROOF_LOCAL)
-			execns_proof_line(false, "site: %s is not in the symbol table (renamed or inlined: this kernel's callers are not the ones listed for %s)",
-					  f->name, EXECNS_PROOF_RELEASE);
+			execns_proof_fn_line(false, execns_proof_hooked_of(c),
+					     "site: %s is not in the symbol table (renamed or inlined: its calls cannot be checked)",
+					     f->name);
 		if (f->role == EXECNS_PROOF_HOOKED || !f->nclones)
 			continue;
 		if (f->nclones > EXECNS_PROOF_CLONES) {
-			execns_proof_line(false, "site: %s has %u clones, more than the proof reads",
-					  f->name, f->nclones);
+			execns_proof_fn_line(false, execns_proof_hooked_of(c),
+					     "site: %s has %u clones, more than the proof reads",
+					     f->name, f->nclones);
 			continue;
 		}
 		for (i = 0; i < f->nclones; i++)
@@ -425,48 +440,108 @@ static void execns_proof_sites(void)
 static void execns_proof_copies(void)
 {
 	const struct execns_proof_fn *f;
+	const char *kind;
 
 	for (f = execns_proof_fns; f < execns_proof_fns + EXECNS_FN_COUNT; f++) {
-		if (f->role != EXECNS_PROOF_HOOKED)
+		if (f->role != EXECNS_PROOF_HOOKED && f->role != EXECNS_PROOF_DATA)
 			continue;
-		if (f->nclones)
-			execns_proof_line(false, "copies: %s has a compiler clone, %s%s, that callers reach without passing its hook",
-					  f->name, f->clone_name[0],
-					  f->nclones > 1 ? " and more" : "");
+		kind = f->role == EXECNS_PROOF_DATA ? "symbols" : "functions";
+		if (f->nclones && f->role == EXECNS_PROOF_HOOKED)
+			execns_proof_fn_line(false, f, "copies: %s has a compiler clone, %s%s, that callers reach without passing its hook",
+					     f->name, f->clone_name[0], f->nclones > 1 ? " and more" : "");
 		else if (f->copies != 1)
-			execns_proof_line(false, "copies: %u functions in the symbol table are named %s",
-					  f->copies, f->name);
+			execns_proof_fn_line(false, f, "copies: %u %s in the symbol table are named %s",
+					     f->copies, kind, f->name);
 		else
-			execns_proof_line(true, "copies: %s is one function, with no clone", f->name);
+			execns_proof_fn_line(true, f, "copies: %s is one %s%s", f->name,
+					     kind[0] == 's' ? "symbol" : "function",
+					     kind[0] == 's' ? "" : ", with no clone");
 	}
 }
 
 /*
- * The checks that need no text: false when the rest cannot run.  LTO fails
- * the proof but not the walk: the copies and sites it still checks name
- * the inlining the linker did do, for the reader of dmesg.
+ * The checks that need no text: false when the rest cannot run.  LTO leaves
+ * every hook unproven, but the copies and sites it still checks name the
+ * inlining the linker did do, for the reader of dmesg.
  */
 static bool execns_proof_config(void)
 {
 	bool ok = true;
 
-	if (EXECNS_PROOF_LTO)
-		execns_proof_line(false, "config: CONFIG_LTO_CLANG: the linker may have inlined a hooked function into a caller in any file, and the proof knows same-file callers only");
-	else
-		execns_proof_line(true, "config: no link-time optimisation: calls into another file are never inlined");
-	if (!EXECNS_PROOF_RELEASE) {
-		execns_proof_line(false, "config: %s is not a release whose callers the proof lists (%s; module/compat.h)",
-				  init_utsname()->release, EXECNS_PROOF_RELEASES);
-		ok = false;
+	if (EXECNS_PROOF_LTO) {
+		execns_proof_line(false, EXECNS_COST_ACCOUNTING,
+				  "any counter a table keeps",
+				  "config: CONFIG_LTO_CLANG: the linker may have inlined a hooked function into a caller in any file, and the proof knows same-file callers only");
+		execns_proof_line(false, EXECNS_COST_FORBID, NULL,
+				  "config: CONFIG_LTO_CLANG: ksys_unshare() may have a caller in another file that holds a copy of it");
 	} else {
-		execns_proof_line(true, "config: %s: callers listed for %s",
-				  init_utsname()->release, EXECNS_PROOF_RELEASE);
+		execns_proof_line(true, EXECNS_COST_NONE, NULL,
+				  "config: no link-time optimisation: calls into another file are never inlined");
 	}
 	if (!execns_have(kallsyms_on_each_symbol) || !execns_have(kallsyms_lookup_size_offset)) {
-		execns_proof_line(false, "config: kallsyms_on_each_symbol or kallsyms_lookup_size_offset not found: cannot read the symbol table");
+		execns_proof_line(false, EXECNS_COST_TABLES, NULL,
+				  "config: kallsyms_on_each_symbol or kallsyms_lookup_size_offset not found: cannot read the symbol table");
+		execns_proof_costs |= BIT(EXECNS_COST_FORBID);
 		ok = false;
 	}
 	return ok;
+}
+
+/*
+ * The text of the functions that make credentials' ucounts: each copy of
+ * set_cred_ucounts() and copy_creds() (clones and .cold parts included).
+ * alloc_ucounts() is redirected only for calls from there (uidhooks.c).
+ */
+#define EXECNS_PROOF_CRED_RANGES	(2 * (EXECNS_PROOF_CLONES + 2))
+static struct {
+	unsigned long start, end;
+} execns_proof_cred_text[EXECNS_PROOF_CRED_RANGES];
+static unsigned int execns_proof_ncred;
+
+static void execns_proof_cred_range(unsigned long addr)
+{
+	unsigned long size, off;
+
+	if (!addr || execns_proof_ncred == EXECNS_PROOF_CRED_RANGES ||
+	    !execns_call(kallsyms_lookup_size_offset)(addr, &size, &off) || off)
+		return;
+	execns_proof_cred_text[execns_proof_ncred].start = addr;
+	execns_proof_cred_text[execns_proof_ncred].end = addr + size;
+	execns_proof_ncred++;
+}
+
+static void execns_proof_cred_callers(void)
+{
+	static const unsigned int fns[] = { EXECNS_FN_SET_CRED_UCOUNTS, EXECNS_FN_COPY_CREDS };
+	const struct execns_proof_fn *f;
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(fns); i++) {
+		f = &execns_proof_fns[fns[i]];
+		execns_proof_cred_range(f->addr);
+		execns_proof_cred_range(f->cold);
+		for (j = 0; j < min_t(unsigned int, f->nclones, EXECNS_PROOF_CLONES); j++)
+			execns_proof_cred_range(f->clone[j]);
+	}
+}
+
+/* notrace and lockless: alloc_ucounts()'s hook callback asks it. */
+bool notrace execns_proof_cred_caller(unsigned long ip)
+{
+	unsigned int i;
+
+	for (i = 0; i < execns_proof_ncred; i++)
+		if (ip >= execns_proof_cred_text[i].start && ip < execns_proof_cred_text[i].end)
+			return true;
+	return false;
+}
+NOKPROBE_SYMBOL(execns_proof_cred_caller);
+
+static const char *execns_proof_verdict(void)
+{
+	if (!execns_proof_failures)
+		return "proven";
+	return execns_proof_costs & BIT(EXECNS_COST_TABLES) ? "refused" : "partial";
 }
 
 void execns_proof_init(void)
@@ -475,23 +550,30 @@ void execns_proof_init(void)
 		execns_call(kallsyms_on_each_symbol)(execns_proof_symbol, NULL);
 		execns_proof_copies();
 		execns_proof_sites();
+		execns_proof_cred_callers();
 	}
-	execns_proof_ok = !execns_proof_failures;
-	if (execns_proof_ok)
-		pr_info("load-time proof: %u checks passed: uid tables available\n",
+	if (!execns_proof_failures)
+		pr_info("load-time proof: %u checks passed: uid tables available, their accounting exact\n",
 			execns_proof_checks);
 	else
-		pr_warn("load-time proof: %u of %u checks failed: uid tables and forbid_unshare refused with EOPNOTSUPP (/proc/execns/proof; docs/design.md)\n",
-			execns_proof_failures, execns_proof_checks);
+		pr_warn("load-time proof: %u of %u checks failed: uid tables %s, forbid_unshare %s (/proc/execns/proof; docs/security.md)\n",
+			execns_proof_failures, execns_proof_checks,
+			execns_proof_tables() ? "available, some accounting may stay global" : "refused",
+			execns_proof_forbid() ? "available" : "refused");
 }
 
-bool execns_proof_passed(void)
+bool execns_proof_tables(void)
 {
-	return execns_proof_ok;
+	return !(execns_proof_costs & BIT(EXECNS_COST_TABLES));
+}
+
+bool execns_proof_forbid(void)
+{
+	return !(execns_proof_costs & (BIT(EXECNS_COST_FORBID) | BIT(EXECNS_COST_TABLES)));
 }
 
 void execns_proof_show(struct seq_file *m)
 {
 	seq_write(m, execns_proof_report, execns_proof_len);
-	seq_printf(m, "verdict %s\n", execns_proof_ok ? "proven" : "refused");
+	seq_printf(m, "verdict %s\n", execns_proof_verdict());
 }

@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The load-time proof: before any uid hook may arm, show on the running
- * kernel's own text that no path reaches a user_struct or ucounts without
- * passing a hooked function's entry.  A hook sits at one function's entry
- * (hook.c); a compiler copy of that function (a clone such as
- * put_ucounts.part.0, a second function of the same name, or an inlined
- * copy in a caller) runs without it, and a table's object would then be
- * freed into the kernel's caches, or a kernel object into a table.
+ * The load-time proof: before the uid hooks arm, read on the running
+ * kernel's own text whether every path to the functions they sit on passes
+ * their entry.  A hook sits at one function's entry (hook.c); a compiler
+ * copy of that function (a clone such as alloc_uid.part.0, a second
+ * function of the same name, or an inlined copy in a caller) runs without
+ * it.  No hooked function releases anything, so such a path gives a task
+ * the kernel's object instead of its table's: accounting, never memory.
  *
- * The proof runs once, at init, and its verdict never changes.  When it
- * fails, the module still loads and execns() still unshares namespaces,
- * but uid tables (execns(CLONE_NEWUSER)) and forbid_unshare are refused
- * with EOPNOTSUPP; dmesg has one line per unproven check, and
+ * The proof runs once, at init, and its verdict never changes: "proven"
+ * (every check passed), "partial" (uid tables offered; each failed check
+ * names the counters that may stay global), or "refused" (uid tables
+ * cannot work here: execns(CLONE_NEWUSER) fails with EOPNOTSUPP).
+ * forbid_unshare, a security switch, is refused whenever its own hook is
+ * unproven.  dmesg has one line per failed check and one verdict line;
  * /proc/execns/proof lists every check.  docs/design.md ("The load-time
  * proof") says what it checks and what it cannot see.
  */
@@ -25,10 +27,18 @@ struct seq_file;
 /* Run the proof; it cannot fail the load. */
 void execns_proof_init(void);
 
-/* Whether the uid hooks (and forbid_unshare's) were proven; after init. */
-bool execns_proof_passed(void);
+/* Whether uid tables may be made, and forbid_unshare armed; after init. */
+bool execns_proof_tables(void);
+bool execns_proof_forbid(void);
 
-/* "verdict proven|refused" after one "ok|FAIL CHECK: DETAIL" line per check. */
+/*
+ * Whether @ip (a return address) is in a function that makes credentials'
+ * ucounts (set_cred_ucounts(), copy_creds(), any copy of either).  Any
+ * context; notrace.
+ */
+bool execns_proof_cred_caller(unsigned long ip);
+
+/* One "ok|FAIL CHECK: DETAIL" line per check, then "verdict proven|partial|refused". */
 void execns_proof_show(struct seq_file *m);
 
 #endif /* _EXECNS_PROOF_H */

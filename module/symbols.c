@@ -86,6 +86,9 @@ static const struct execns_data_entry execns_data_table[] = {
 	DATA(compat_sys_call_table, EXECNS_ARCH_COMPAT_SYS_CALL_TABLE, true),
 	DATA(ftrace_ops_list, "ftrace_ops_list", !EXECNS_ARCH_KPROBE_RESETS_IP),
 	DATA(kprobe_ftrace_ops, "kprobe_ftrace_ops", !EXECNS_ARCH_KPROBE_RESETS_IP),
+	DATA(uidhash_lock, "uidhash_lock", true),
+	DATA(ucounts_lock, "ucounts_lock", true),
+	DATA(uid_cachep, "uid_cachep", true),
 };
 
 static int execns_find_lookup_name(void)

@@ -23,6 +23,7 @@
 #include <linux/types.h>
 #include <linux/static_call.h>
 #include <linux/fs_struct.h>
+#include <linux/spinlock_types.h>
 
 struct pt_regs;
 struct nsproxy;
@@ -31,6 +32,7 @@ struct fs_struct;
 struct task_struct;
 struct ucounts;
 struct ftrace_ops;
+struct kmem_cache;
 
 typedef long execns_syscall_t(const struct pt_regs *regs);
 typedef long execns_dispatch_t(const struct pt_regs *regs, unsigned int nr);
@@ -88,6 +90,16 @@ struct execns_syms {
 	 */
 	struct ftrace_ops __rcu *const *ftrace_ops_list;
 	const struct ftrace_ops *kprobe_ftrace_ops;
+	/*
+	 * The kernel's own lock and cache for user_structs (kernel/user.c)
+	 * and lock for ucounts (kernel/ucount.c): a table makes its objects
+	 * with them, so that the kernel's release code is right for them
+	 * (uidtab.c, ucounts.c).  Optional: without all three, uid tables
+	 * are refused (proof.c).
+	 */
+	spinlock_t *uidhash_lock;
+	spinlock_t *ucounts_lock;
+	struct kmem_cache **uid_cachep;
 };
 
 extern struct execns_syms execns_syms;

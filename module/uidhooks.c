@@ -3,29 +3,35 @@
  * Hooks on the kernel's per-user accounting (see uidhooks.h), through ftrace
  * (hook.h).
  *
- * alloc_uid() and find_user() are only called in the context of the task
- * whose table is meant (set_user(), PRIO_USER and IOPRIO_WHO_USER lookups),
- * so they are redirected when current's user_struct belongs to a table.
- * free_uid() follows the user_struct instead: credentials die in RCU
- * callbacks.  It is the hook that must never miss (the kernel would free a
- * module user_struct into its own cache), which is why every hook is an
- * ftrace callback rather than a kprobe (kprobes do not nest, and a softirq
- * on a CPU running any kprobe handler would miss), not wrapped in ftrace's
- * per-ops recursion guard (hook.h), and PERMANENT.
+ * Only where an object is made or looked up for the calling task's own
+ * credentials: alloc_uid() and find_user() are only called in the context
+ * of the task whose table is meant (set_user(), PRIO_USER and
+ * IOPRIO_WHO_USER lookups), so they are redirected when current's
+ * user_struct belongs to a table.  alloc_ucounts() is redirected only when
+ * it makes a table task's new credentials' ucounts: called from
+ * set_cred_ucounts() or copy_creds(), told by the return address.  A lookup
+ * by an existing object's key (inc_ucount(), from inotify, fanotify and the
+ * namespace counts) must find the object whose key it is, and only the
+ * kernel's own hash does that for every caller (docs/design.md, "Uid
+ * tables and the kernel's invariants").  Nothing that releases an object
+ * is hooked.
  *
- * alloc_ucounts() and put_ucounts() are hooked the same way for the
- * tables' ucounts (ucounts.c).
+ * So a hook that a compiler or a patch bypasses costs accounting, never
+ * memory: the task gets the kernel's object instead of the table's, and
+ * every object keeps its own release.  The load-time proof (proof.c)
+ * names the counters that would stay global.
  *
- * Arming: the release hooks (free_uid(), put_ucounts()) first and disarmed
- * last, so that no module object can reach the kernel's release while the
- * others run.
- * The hooks are armed by execns_uidhooks_get() before a table is made and
- * disarmed from a delayed work item once no table is left and no get() is
- * pending: the last table's last user_struct (or ucounts) is released
- * through a redirect below, which (re)queues that work disarm_delay_ms
- * later.  So a make-and-drop loop finds the hooks still armed and never
- * waits for a disarm, and the disarm (six unregisters, each waiting for a
- * tasks-RCU grace period) runs on a worker, never on a caller's path.
+ * Every hook is an ftrace callback rather than a kprobe (kprobes do not
+ * nest, and a softirq on a CPU running any kprobe handler would miss), not
+ * wrapped in ftrace's per-ops recursion guard (hook.h), and PERMANENT.
+ *
+ * Arming: the hooks are armed by execns_uidhooks_get() before a table is
+ * made and disarmed from a delayed work item once no table is left and no
+ * get() is pending: the reaper (uidtab.c) that frees the last table
+ * (re)queues that work disarm_delay_ms later.  So a make-and-drop loop
+ * finds the hooks still armed and never waits for a disarm, and the disarm
+ * (four unregisters, each waiting for a tasks-RCU grace period) runs on a
+ * worker, never on a caller's path.
  * execns_uidhooks_lock serialises arming, disarming and
  * execns_uidhooks_pending; get() waits for it killably, since a disarm may
  * hold it for that long.  A table counted by uidtab.c keeps the hooks
@@ -40,11 +46,12 @@
 #include <linux/sched/user.h>
 #include <linux/seq_file.h>
 #include <linux/workqueue.h>
+#include <linux/user_namespace.h>
 #include "uidhooks.h"
 #include "hook.h"
 #include "handover.h"
 #include "uidtab.h"
-#include "ucounts.h"
+#include "proof.h"
 
 /* --- redirect targets: the signatures of the functions they replace --- */
 
@@ -58,33 +65,17 @@ static struct user_struct *execns_find_user(kuid_t uid)
 	return execns_uidtab_find_user(execns_uidtab_of(current_user()), uid);
 }
 
-static void execns_uidhooks_idle(void);
-
-static void execns_free_uid(struct user_struct *up)
-{
-	execns_uidtab_put_user(up);
-	if (!execns_uidtab_count())
-		execns_uidhooks_idle();
-}
-
 static struct ucounts *execns_alloc_ucounts(struct user_namespace *ns, kuid_t uid)
 {
-	return execns_ucounts_alloc(execns_uidtab_of(current_user()), ns, uid);
-}
-
-static void execns_put_ucounts(struct ucounts *uc)
-{
-	execns_ucounts_put(uc);
-	if (!execns_uidtab_count())
-		execns_uidhooks_idle();
+	return execns_uidtab_ucounts(execns_uidtab_of(current_user()), ns, uid);
 }
 
 /* --- callbacks --- */
 
 /*
- * alloc_uid(), find_user() and alloc_ucounts() are called by the task whose
- * table is meant (set_user(), PRIO_USER, set_cred_ucounts()...): a caller
- * in a table goes to the module's stand-in, the ops' private.
+ * alloc_uid() and find_user() are called by the task whose table is meant
+ * (set_user(), PRIO_USER...): a caller in a table goes to the module's
+ * stand-in, the ops' private.
  */
 static void notrace execns_caller_table_hook(unsigned long ip, unsigned long parent_ip,
 					     struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -94,30 +85,24 @@ static void notrace execns_caller_table_hook(unsigned long ip, unsigned long par
 }
 NOKPROBE_SYMBOL(execns_caller_table_hook);
 
-/* free_uid(up): the user_struct says which table. */
-static void notrace execns_free_uid_hook(unsigned long ip, unsigned long parent_ip,
-					 struct ftrace_ops *op, struct ftrace_regs *fregs)
+/*
+ * alloc_ucounts(): only for the credentials a task of a table makes
+ * (set_cred_ucounts(), copy_creds(): the caller's text, by the return
+ * address), never for inc_ucount(), which looks up an existing object's
+ * key and must find that object.
+ */
+static void notrace execns_cred_ucounts_hook(unsigned long ip, unsigned long parent_ip,
+					     struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	if (execns_uidtab_of((struct user_struct *)execns_hook_arg0(fregs)))
+	if (execns_proof_cred_caller(parent_ip) && execns_uidtab_of(current_user()))
 		execns_hook_redirect(fregs, op->private);
 }
-NOKPROBE_SYMBOL(execns_free_uid_hook);
-
-/* put_ucounts(uc): the ucounts say whose they are. */
-static void notrace execns_put_ucounts_hook(unsigned long ip, unsigned long parent_ip,
-					    struct ftrace_ops *op, struct ftrace_regs *fregs)
-{
-	if (execns_ucounts_ours((struct ucounts *)execns_hook_arg0(fregs)))
-		execns_hook_redirect(fregs, op->private);
-}
-NOKPROBE_SYMBOL(execns_put_ucounts_hook);
+NOKPROBE_SYMBOL(execns_cred_ucounts_hook);
 
 /* In arming order; disarmed in reverse. */
 static struct execns_hook execns_uid_hooks[] = {
-	EXECNS_REDIRECT_HOOK("free_uid", execns_free_uid_hook, execns_free_uid),
-	EXECNS_REDIRECT_HOOK("put_ucounts", execns_put_ucounts_hook, execns_put_ucounts),
 	EXECNS_REDIRECT_HOOK("alloc_uid", execns_caller_table_hook, execns_alloc_uid),
-	EXECNS_REDIRECT_HOOK("alloc_ucounts", execns_caller_table_hook, execns_alloc_ucounts),
+	EXECNS_REDIRECT_HOOK("alloc_ucounts", execns_cred_ucounts_hook, execns_alloc_ucounts),
 	EXECNS_REDIRECT_HOOK("find_user", execns_caller_table_hook, execns_find_user),
 	EXECNS_WATCH_HOOK("commit_creds", execns_handover_hook),
 };
@@ -189,11 +174,11 @@ static void execns_uidhooks_disarm_work(struct work_struct *work)
 static DECLARE_DELAYED_WORK(execns_uidhooks_work, execns_uidhooks_disarm_work);
 
 /*
- * Any context (free_uid() runs in RCU callbacks): no table is left, so the
- * hooks may go once disarm_delay_ms passed without a new one.  Each call
- * moves the deadline, so the delay counts from the last table's end.
+ * No table is left, so the hooks may go once disarm_delay_ms passed
+ * without a new one.  Each call moves the deadline, so the delay counts
+ * from the last table's end.
  */
-static void execns_uidhooks_idle(void)
+void execns_uidhooks_idle(void)
 {
 	mod_delayed_work(system_wq, &execns_uidhooks_work,
 			 msecs_to_jiffies(READ_ONCE(execns_disarm_delay_ms)));
@@ -261,9 +246,9 @@ uninit_hooks:
 }
 
 /*
- * After a tasks-RCU grace period: a task that released the last table's
- * last object through a redirect target may have queued the work on its
- * way out of the module, after execns_uidhooks_uninit() cancelled it.
+ * After the reaper has stopped (execns_uidtab_uninit()): the pass that
+ * freed the last table may have queued the work after
+ * execns_uidhooks_uninit() cancelled it.
  */
 void execns_uidhooks_flush(void)
 {

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The hooks that route per-user accounting into module uid tables:
- * alloc_uid() and find_user() redirected for tasks of a table, free_uid()
- * for user_structs of a table, and commit_creds() for the hand-over
- * (handover.c).  They are armed while a table exists or is being made, and
- * cost nothing otherwise.
+ * alloc_uid() and find_user() redirected for tasks of a table,
+ * alloc_ucounts() for the credentials they make, and commit_creds() for
+ * the hand-over (handover.c).  No release is hooked.  They are armed while
+ * a table exists or is being made, and cost nothing otherwise.
  */
 #ifndef _EXECNS_UIDHOOKS_H
 #define _EXECNS_UIDHOOKS_H
@@ -23,6 +23,9 @@ void execns_uidhooks_flush(void);
  */
 int execns_uidhooks_get(void);
 void execns_uidhooks_put(void);
+
+/* No table is left (uidtab.c's reaper): disarm after disarm_delay_ms. */
+void execns_uidhooks_idle(void);
 
 /* "hooks armed|disarmed" and the arm count, for /proc/execns/stats. */
 void execns_uidhooks_stats(struct seq_file *m);

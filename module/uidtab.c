@@ -1,25 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-namespace user_struct tables.
+ * Per-namespace user_struct tables (see uidtab.h).
  *
- * Each module user_struct is embedded in an execns_user, which also links it
- * into a global pointer set (so free_uid() can tell a module user_struct
- * from a kernel one with a lockless lookup) and into its table's uid hash
- * (through the user_struct's own uidhash_node, unused otherwise).
+ * A table's user_struct is a plain one, made as alloc_uid() makes one: from
+ * the kernel's uid_cachep, with its epoll counter and ratelimit set up the
+ * same way, linked by its own uidhash_node into the table's uid hash under
+ * the kernel's uidhash_lock.  So the kernel's free_uid() would unlink it from
+ * our hash (under the lock that guards it) and free it into the right cache.
+ * It never has to: the table holds one reference on each user_struct, and
+ * only the reaper below frees one, once that reference is the last.  The
+ * kernel's own hash never holds a table's user_struct, so a lookup by uid
+ * outside the table never finds one.
  *
- * Locking: execns_uid_lock (irq-safe: free_uid() runs from RCU callbacks
- * when credentials die) protects the writers of every table's hash, of the
- * pointer set and of the table list, and nr_users.  Readers of all three
- * use RCU (the hooks look up the pointer set; /proc/execns/tables walks the
- * tables, so that no reader holds the lock every free_uid() takes); users,
- * with their counters, and tables are therefore freed after a grace period.
+ * Which table a user_struct belongs to is kept beside it, in a pointer set
+ * (struct execns_member, hashed by the user_struct's address), which the
+ * hooks read without locks.
  *
- * Lifetime: a table lives while it has users (nr_users) or other objects
- * that belong to it hold it (nr_held: its ucounts, which mqueues, pending
- * signals and kernel user namespaces may keep after its last task).  Each
- * table pins the module; the pin is dropped from the RCU callback that
- * frees the table, and module exit waits for those callbacks with
- * rcu_barrier().
+ * Locking:
+ *  - uidhash_lock (the kernel's, irq-safe) guards every table's uid hash,
+ *    the pointer set and nr_users.  The hooks read the pointer set, and
+ *    /proc/execns/tables the uid hashes, under RCU, so unlinked objects are
+ *    freed after a grace period.
+ *  - execns_tables_lock (a mutex) serialises changes to the table list
+ *    (made here and by the reaper); readers walk it under RCU.
+ * References: a table hands out a reference only under uidhash_lock (a
+ * lookup in its hash), and anything else takes one only from a holder's
+ * (get_uid()).  So when the reaper, under the lock, sees a count of
+ * EXECNS_TABLE_REFS, nobody else holds the object, and nobody can come to.
+ *
+ * Lifetime: a table lives while any of its objects is held by anything but
+ * the table.  A task of the table holds one (its credentials), so a table
+ * that has reached "nothing held" stays there: no task can add to it.
+ * Each table pins the module; the reaper drops the pin when it frees the
+ * table, and module exit waits for the reaper.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -29,47 +42,68 @@
 #include <linux/rculist.h>
 #include <linux/seq_file.h>
 #include <linux/kprobes.h>
+#include <linux/workqueue.h>
 #include <linux/sched/user.h>
 #include <linux/user_namespace.h>
 #include "uidtab.h"
+#include "ucounts.h"
+#include "uidhooks.h"
+#include "symbols.h"
 #include "fault.h"
 #include "trace.h"
 
 #define EXECNS_UIDTAB_BITS	5	/* 32 buckets: 256 bytes a table */
 #define EXECNS_USERSET_BITS	12	/* 32 KiB; chains stay short up to ~10k users */
+#define EXECNS_REAP_BATCH	64	/* objects freed per grace period */
 
 struct execns_uidtab {
 	u64 id;
 	u64 parent_id;			/* 0: the global table */
-	unsigned int nr_users;		/* under execns_uid_lock */
-	unsigned int nr_held;		/* other objects of the table (ucounts.c) */
+	unsigned int nr_users;		/* under uidhash_lock */
 	struct list_head node;		/* in execns_tables */
-	struct rcu_head rcu;
-	DECLARE_HASHTABLE(users, EXECNS_UIDTAB_BITS);	/* by uid */
+	struct list_head dead;		/* the reaper's, once unlinked */
+	DECLARE_HASHTABLE(users, EXECNS_UIDTAB_BITS);	/* by uid, uidhash_node */
+	struct execns_uc_set ucounts;
 };
 
-struct execns_user {
-	struct user_struct us;		/* what the kernel sees */
-	struct execns_uidtab *tab;
+struct execns_member {
 	struct hlist_node set_node;	/* in execns_user_set, by address */
-	struct rcu_head rcu;
+	struct user_struct *up;
+	struct execns_uidtab *tab;
 };
 
-static DEFINE_SPINLOCK(execns_uid_lock);
+static DEFINE_MUTEX(execns_tables_lock);
 static LIST_HEAD(execns_tables);
 static DEFINE_HASHTABLE(execns_user_set, EXECNS_USERSET_BITS);
 static atomic_t execns_nr_tables = ATOMIC_INIT(0);
 static atomic64_t execns_next_id = ATOMIC64_INIT(0);
 static atomic_long_t execns_user_allocs = ATOMIC_LONG_INIT(0);
 static atomic_long_t execns_user_frees = ATOMIC_LONG_INIT(0);
-static struct kmem_cache *execns_user_cache;
+static const char *execns_uidtab_why;
 
-static struct execns_user *execns_user(const struct user_struct *up)
+static unsigned int execns_reap_ms = 100;
+module_param_named(reap_ms, execns_reap_ms, uint, 0644);
+MODULE_PARM_DESC(reap_ms, "milliseconds between two passes of the uid-table reaper while tables exist (default 100): how soon a table's unused objects, and an unused table, are freed");
+
+static void execns_reap_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(execns_reap_work, execns_reap_fn);
+
+static spinlock_t *execns_uid_lock(void)
 {
-	return container_of(up, struct execns_user, us);
+	return execns_syms.uidhash_lock;
 }
 
-/* notrace: the put_ucounts() hook's callback calls it (execns_ucounts_ours()). */
+static struct kmem_cache *execns_uid_cache(void)
+{
+	return READ_ONCE(*execns_syms.uid_cachep);
+}
+
+const char *execns_uidtab_unavailable(void)
+{
+	return execns_uidtab_why;
+}
+
+/* notrace: the hooks' callbacks call it through execns_uidtab_of(). */
 unsigned int notrace execns_uidtab_count(void)
 {
 	return atomic_read(&execns_nr_tables);
@@ -81,20 +115,20 @@ NOKPROBE_SYMBOL(execns_uidtab_count);
  * read-side section is RCU-sched's notrace one rather than rcu_read_lock(),
  * which is a traceable call (__rcu_read_lock()) on preemptible RCU: a
  * callback calls nothing ftrace can trace (docs/design.md).  Since 5.0
- * call_rcu() waits for preemption-disabled sections too, and the walk is
- * one short hash chain, so it is bounded on PREEMPT_RT as well.
+ * synchronize_rcu() waits for preemption-disabled sections too, and the
+ * walk is one short hash chain, so it is bounded on PREEMPT_RT as well.
  */
 struct execns_uidtab *notrace execns_uidtab_of(const struct user_struct *up)
 {
-	struct execns_user *eu;
+	struct execns_member *m;
 	struct execns_uidtab *tab = NULL;
 
 	if (!up || !atomic_read(&execns_nr_tables))
 		return NULL;
 	rcu_read_lock_sched_notrace();
-	hash_for_each_possible_rcu(execns_user_set, eu, set_node, (unsigned long)up) {
-		if (&eu->us == up) {
-			tab = eu->tab;
+	hash_for_each_possible_rcu(execns_user_set, m, set_node, (unsigned long)up) {
+		if (m->up == up) {
+			tab = m->tab;
 			break;
 		}
 	}
@@ -108,47 +142,53 @@ u64 execns_uidtab_id(const struct execns_uidtab *tab)
 	return tab ? tab->id : 0;
 }
 
-/* The kernel's alloc_uid() initialisation, for a user_struct of ours. */
-static struct execns_user *execns_user_new(kuid_t uid)
+/*
+ * As alloc_uid() makes a user_struct, with the table's reference and the
+ * caller's, and its entry for the pointer set.
+ */
+static struct execns_member *execns_user_new(kuid_t uid)
 {
-	struct execns_user *eu;
+	struct user_struct *up;
+	struct execns_member *m;
 
-	eu = execns_should_fail("user_struct") ? NULL :
-	     kmem_cache_zalloc(execns_user_cache, GFP_KERNEL);
-	if (!eu)
+	m = execns_should_fail("user_struct") ? NULL : kmalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
 		return NULL;
-	eu->us.uid = uid;
-	refcount_set(&eu->us.__count, 1);
-	if (execns_user_epoll_init(&eu->us)) {
-		kmem_cache_free(execns_user_cache, eu);
-		return NULL;
-	}
-	ratelimit_state_init(&eu->us.ratelimit, HZ, 100);
-	ratelimit_set_flags(&eu->us.ratelimit, RATELIMIT_MSG_ON_RELEASE);
-	INIT_HLIST_NODE(&eu->us.uidhash_node);
+	up = kmem_cache_zalloc(execns_uid_cache(), GFP_KERNEL);
+	if (!up)
+		goto free_member;
+	up->uid = uid;
+	refcount_set(&up->__count, EXECNS_TABLE_REFS + 1);
+	if (execns_user_epoll_init(up))
+		goto free_user;
+	ratelimit_state_init(&up->ratelimit, HZ, 100);
+	ratelimit_set_flags(&up->ratelimit, RATELIMIT_MSG_ON_RELEASE);
+	INIT_HLIST_NODE(&up->uidhash_node);
+	m->up = up;
+	m->tab = NULL;
 	atomic_long_inc(&execns_user_allocs);
-	return eu;
+	return m;
+
+free_user:
+	kmem_cache_free(execns_uid_cache(), up);
+free_member:
+	kfree(m);
+	return NULL;
 }
 
-/* The counters too: a /proc/execns/tables reader may still be summing them. */
-static void execns_user_free_rcu(struct rcu_head *rcu)
+/*
+ * What free_user() does after the last reference, for a user_struct that
+ * was never visible or whose grace period has passed.
+ */
+static void execns_user_free(struct execns_member *m)
 {
-	struct execns_user *eu = container_of(rcu, struct execns_user, rcu);
-
-	execns_user_epoll_free(&eu->us);
-	kmem_cache_free(execns_user_cache, eu);
+	execns_user_epoll_free(m->up);
+	kmem_cache_free(execns_uid_cache(), m->up);
+	kfree(m);
 	atomic_long_inc(&execns_user_frees);
 }
 
-/* Only for a user never published in a table. */
-static void execns_user_discard(struct execns_user *eu)
-{
-	execns_user_epoll_free(&eu->us);
-	kmem_cache_free(execns_user_cache, eu);
-	atomic_long_inc(&execns_user_frees);
-}
-
-/* Caller holds execns_uid_lock; takes a reference on a match. */
+/* Caller holds uidhash_lock; takes a reference on a match. */
 static struct user_struct *execns_uidtab_lookup(struct execns_uidtab *tab, kuid_t uid)
 {
 	struct user_struct *up;
@@ -162,14 +202,14 @@ static struct user_struct *execns_uidtab_lookup(struct execns_uidtab *tab, kuid_
 	return NULL;
 }
 
-/* Caller holds execns_uid_lock. */
-static void execns_uidtab_insert(struct execns_uidtab *tab, struct execns_user *eu)
+/* Caller holds uidhash_lock. */
+static void execns_uidtab_insert(struct execns_uidtab *tab, struct execns_member *m)
 {
-	eu->tab = tab;
+	m->tab = tab;
 	tab->nr_users++;
-	hash_add_rcu(tab->users, &eu->us.uidhash_node, __kuid_val(eu->us.uid));
-	hash_add_rcu(execns_user_set, &eu->set_node, (unsigned long)&eu->us);
-	trace_uid_alloc(&eu->us, tab->id);
+	hash_add_rcu(tab->users, &m->up->uidhash_node, __kuid_val(m->up->uid));
+	hash_add_rcu(execns_user_set, &m->set_node, (unsigned long)m->up);
+	trace_uid_alloc(m->up, tab->id);
 }
 
 struct user_struct *execns_uidtab_find_user(struct execns_uidtab *tab, kuid_t uid)
@@ -177,167 +217,219 @@ struct user_struct *execns_uidtab_find_user(struct execns_uidtab *tab, kuid_t ui
 	struct user_struct *up;
 	unsigned long flags;
 
-	spin_lock_irqsave(&execns_uid_lock, flags);
+	spin_lock_irqsave(execns_uid_lock(), flags);
 	up = execns_uidtab_lookup(tab, uid);
-	spin_unlock_irqrestore(&execns_uid_lock, flags);
+	spin_unlock_irqrestore(execns_uid_lock(), flags);
 	trace_uid_find(uid, tab->id, up);
 	return up;
 }
 
 /*
  * As alloc_uid(): allocate outside the lock, then recheck, since another
- * task of the table may have added the uid meanwhile.  The caller's own
- * reference on a user of @tab keeps @tab alive throughout.
+ * task of the table may have added the uid meanwhile.
  */
 struct user_struct *execns_uidtab_alloc_uid(struct execns_uidtab *tab, kuid_t uid)
 {
+	struct execns_member *m;
 	struct user_struct *up;
-	struct execns_user *eu;
 	unsigned long flags;
 
 	up = execns_uidtab_find_user(tab, uid);
 	if (up)
 		return up;
 
-	eu = execns_user_new(uid);
-	if (!eu)
+	m = execns_user_new(uid);
+	if (!m)
 		return NULL;
-
-	spin_lock_irqsave(&execns_uid_lock, flags);
+	spin_lock_irqsave(execns_uid_lock(), flags);
 	up = execns_uidtab_lookup(tab, uid);
 	if (!up) {
-		execns_uidtab_insert(tab, eu);
-		up = &eu->us;
-		eu = NULL;
+		execns_uidtab_insert(tab, m);
+		up = m->up;
+		m = NULL;
 	}
-	spin_unlock_irqrestore(&execns_uid_lock, flags);
-	if (eu)
-		execns_user_discard(eu);
+	spin_unlock_irqrestore(execns_uid_lock(), flags);
+	if (m)
+		execns_user_free(m);
 	return up;
 }
 
-static void execns_uidtab_free_rcu(struct rcu_head *rcu)
+struct ucounts *execns_uidtab_ucounts(struct execns_uidtab *tab,
+				      struct user_namespace *ns, kuid_t uid)
 {
-	kfree(container_of(rcu, struct execns_uidtab, rcu));
-	/* Last: module exit's rcu_barrier() waits for this callback. */
-	module_put(THIS_MODULE);
-}
-
-/*
- * @tab has neither users nor held objects left: unlink it under the lock,
- * then (after the caller dropped it) uncount it and free it after a grace
- * period.  Not inlined: the SystemTap tapset's execns.table.destroy.
- */
-static noinline void execns_uidtab_unlink(struct execns_uidtab *tab)
-{
-	list_del_rcu(&tab->node);
-	trace_table_destroy(tab->id, tab->parent_id);
-}
-
-static void execns_uidtab_free(struct execns_uidtab *tab)
-{
-	atomic_dec(&execns_nr_tables);
-	call_rcu(&tab->rcu, execns_uidtab_free_rcu);
-}
-
-/*
- * The last reference to @eu is gone: unlink it, and its table if that was
- * the table's last object, then free both after a grace period.
- */
-static void execns_user_release(struct execns_user *eu, unsigned long flags)
-	__releases(&execns_uid_lock)
-{
-	struct execns_uidtab *tab = eu->tab;
-	bool last;
-
-	hash_del_rcu(&eu->us.uidhash_node);
-	hash_del_rcu(&eu->set_node);
-	last = !--tab->nr_users && !tab->nr_held;
-	trace_uid_free(&eu->us, tab->id);
-	if (last)
-		execns_uidtab_unlink(tab);
-	spin_unlock_irqrestore(&execns_uid_lock, flags);
-
-	call_rcu(&eu->rcu, execns_user_free_rcu);
-	if (last)
-		execns_uidtab_free(tab);
-}
-
-void execns_uidtab_hold(struct execns_uidtab *tab)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&execns_uid_lock, flags);
-	tab->nr_held++;
-	spin_unlock_irqrestore(&execns_uid_lock, flags);
-}
-
-void execns_uidtab_unhold(struct execns_uidtab *tab)
-{
-	unsigned long flags;
-	bool last;
-
-	spin_lock_irqsave(&execns_uid_lock, flags);
-	last = !--tab->nr_held && !tab->nr_users;
-	if (last)
-		execns_uidtab_unlink(tab);
-	spin_unlock_irqrestore(&execns_uid_lock, flags);
-	if (last)
-		execns_uidtab_free(tab);
-}
-
-/*
- * As free_uid().  May run in softirq context (RCU callbacks freeing creds),
- * so nothing here sleeps.
- */
-void execns_uidtab_put_user(struct user_struct *up)
-{
-	unsigned long flags;
-
-	if (!refcount_dec_and_lock_irqsave(&up->__count, &execns_uid_lock, &flags))
-		return;
-	__acquire(&execns_uid_lock);	/* for sparse: taken by the call above */
-	execns_user_release(execns_user(up), flags);
+	return execns_uc_set_get(&tab->ucounts, tab->id, ns, uid);
 }
 
 struct user_struct *execns_uidtab_create(struct execns_uidtab *parent, kuid_t uid)
 {
 	struct execns_uidtab *tab;
-	struct execns_user *eu;
+	struct execns_member *m;
 	unsigned long flags;
 
 	tab = execns_should_fail("uid table") ? NULL : kzalloc(sizeof(*tab), GFP_KERNEL);
 	if (!tab)
 		return ERR_PTR(-ENOMEM);
-	eu = execns_user_new(uid);
-	if (!eu)
+	m = execns_user_new(uid);
+	if (!m)
 		goto free_tab;
-	/* The caller armed the hooks (execns_uidhooks_get()) and holds them. */
-	atomic_inc(&execns_nr_tables);
-	__module_get(THIS_MODULE);
 	tab->id = atomic64_inc_return(&execns_next_id);
 	tab->parent_id = execns_uidtab_id(parent);
 	hash_init(tab->users);
+	execns_uc_set_init(&tab->ucounts);
 
-	spin_lock_irqsave(&execns_uid_lock, flags);
+	/* The caller armed the hooks (execns_uidhooks_get()) and holds them. */
+	mutex_lock(&execns_tables_lock);
+	__module_get(THIS_MODULE);
+	atomic_inc(&execns_nr_tables);
 	trace_table_create(tab->id, tab->parent_id);
-	execns_uidtab_insert(tab, eu);
+	spin_lock_irqsave(execns_uid_lock(), flags);
+	execns_uidtab_insert(tab, m);
+	spin_unlock_irqrestore(execns_uid_lock(), flags);
 	list_add_tail_rcu(&tab->node, &execns_tables);
-	spin_unlock_irqrestore(&execns_uid_lock, flags);
-	return &eu->us;
+	mutex_unlock(&execns_tables_lock);
+	mod_delayed_work(system_wq, &execns_reap_work,
+			 msecs_to_jiffies(READ_ONCE(execns_reap_ms)));
+	return m->up;
 
 free_tab:
 	kfree(tab);
 	return ERR_PTR(-ENOMEM);
 }
 
-/* Counters are read without locks: the view is a snapshot. */
+/* --- the reaper --- */
+
+/* What one pass unlinked, freed after one grace period. */
+struct execns_reaped {
+	unsigned int nusers, nucounts;
+	struct execns_member *users[EXECNS_REAP_BATCH];
+	struct ucounts *ucounts[EXECNS_REAP_BATCH];
+	struct list_head tables;
+};
+
+static struct execns_reaped execns_reaped;	/* the reaper's only */
+
+static struct execns_member *execns_member_of(const struct user_struct *up)
+{
+	struct execns_member *m;
+
+	hash_for_each_possible(execns_user_set, m, set_node, (unsigned long)up)
+		if (m->up == up)
+			return m;
+	return NULL;
+}
+
+/* Unlink @tab's user_structs that only @tab holds, into @r. */
+static void execns_reap_users(struct execns_uidtab *tab, struct execns_reaped *r)
+{
+	struct execns_member *m;
+	struct user_struct *up;
+	struct hlist_node *tmp;
+	unsigned long flags;
+	int bkt;
+
+	spin_lock_irqsave(execns_uid_lock(), flags);
+	hash_for_each_safe(tab->users, bkt, tmp, up, uidhash_node) {
+		if (r->nusers == EXECNS_REAP_BATCH)
+			break;
+		if (refcount_read(&up->__count) > EXECNS_TABLE_REFS)
+			continue;
+		m = execns_member_of(up);
+		hash_del_rcu(&up->uidhash_node);
+		hash_del_rcu(&m->set_node);
+		tab->nr_users--;
+		trace_uid_free(up, tab->id);
+		r->users[r->nusers++] = m;
+	}
+	spin_unlock_irqrestore(execns_uid_lock(), flags);
+}
+
+/*
+ * Not inlined: the SystemTap tapset's execns.table.destroy.  Caller holds
+ * execns_tables_lock; @tab has no object left, so no task is in it and
+ * none can enter it.
+ */
+static noinline void execns_uidtab_unlink(struct execns_uidtab *tab, struct execns_reaped *r)
+{
+	list_del_rcu(&tab->node);
+	list_add(&tab->dead, &r->tables);
+	atomic_dec(&execns_nr_tables);
+	trace_table_destroy(tab->id, tab->parent_id);
+}
+
+/* One pass over every table; true when it filled a batch (more to do). */
+static bool execns_reap_pass(struct execns_reaped *r)
+{
+	struct execns_uidtab *tab, *next;
+	unsigned int i;
+
+	r->nusers = 0;
+	r->nucounts = 0;
+	INIT_LIST_HEAD(&r->tables);
+	mutex_lock(&execns_tables_lock);
+	list_for_each_entry_safe(tab, next, &execns_tables, node) {
+		r->nucounts += execns_uc_set_reap(&tab->ucounts, tab->id,
+						  r->ucounts + r->nucounts,
+						  EXECNS_REAP_BATCH - r->nucounts);
+		execns_reap_users(tab, r);
+		if (!READ_ONCE(tab->nr_users) && execns_uc_set_empty(&tab->ucounts))
+			execns_uidtab_unlink(tab, r);
+	}
+	mutex_unlock(&execns_tables_lock);
+
+	if (!r->nusers && !r->nucounts && list_empty(&r->tables))
+		return false;
+	/* Readers of the pointer set, the hashes and the table list. */
+	synchronize_rcu();
+	for (i = 0; i < r->nucounts; i++)
+		execns_uc_free(r->ucounts[i]);
+	for (i = 0; i < r->nusers; i++)
+		execns_user_free(r->users[i]);
+	list_for_each_entry_safe(tab, next, &r->tables, dead) {
+		kfree(tab);
+		module_put(THIS_MODULE);	/* module exit waits for this work */
+	}
+	return r->nusers == EXECNS_REAP_BATCH || r->nucounts == EXECNS_REAP_BATCH;
+}
+
+/*
+ * Runs every reap_ms while tables exist.  It is the only path that frees a
+ * table's objects; no hook is needed for that, so a release path that no
+ * hook sees costs nothing.
+ */
+static void execns_reap_fn(struct work_struct *work)
+{
+	bool more = execns_reap_pass(&execns_reaped);
+
+	if (execns_uidtab_count())
+		mod_delayed_work(system_wq, &execns_reap_work,
+				 more ? 0 : msecs_to_jiffies(READ_ONCE(execns_reap_ms)));
+	else
+		execns_uidhooks_idle();
+}
+
+/*
+ * A reaper pass now, waited for: after a failed execns(CLONE_NEWUSER), so
+ * that the caller finds nothing left of the table it never entered.
+ * Process context, no lock held.
+ */
+void execns_uidtab_reap_now(void)
+{
+	mod_delayed_work(system_wq, &execns_reap_work, 0);
+	flush_delayed_work(&execns_reap_work);
+}
+
+/* --- /proc/execns --- */
+
+/*
+ * Counters are read without locks: the view is a snapshot.  A user_struct
+ * that only its table holds is left out, as are its references: it is
+ * gone for every purpose but the reaper's.
+ */
 static void execns_user_show(struct seq_file *m, struct execns_uidtab *tab,
-			     struct user_struct *up)
+			     struct user_struct *up, unsigned int refs)
 {
 	seq_printf(m, "uid %u table %llu refs %u epoll_watches %lld pipe_bufs %ld unix_inflight %lu locked_vm %ld watches %d\n",
-		   from_kuid_munged(&init_user_ns, up->uid), tab->id,
-		   refcount_read(&up->__count),
+		   from_kuid_munged(&init_user_ns, up->uid), tab->id, refs,
 		   (long long)execns_user_epoll_read(up),
 		   atomic_long_read(&up->pipe_bufs),
 		   READ_ONCE(up->unix_inflight),
@@ -348,7 +440,7 @@ static void execns_user_show(struct seq_file *m, struct execns_uidtab *tab,
 /*
  * The /proc/execns/tables view (procfs.c walks it; format in docs/design.md):
  * a snapshot under RCU, not the lock: any user may read it, and as often
- * and as slowly as it likes, while free_uid() on every CPU needs the lock.
+ * and as slowly as it likes, while every alloc_uid() needs uidhash_lock.
  * Callers hold rcu_read_lock().
  */
 struct execns_uidtab *execns_uidtab_first(void)
@@ -361,10 +453,17 @@ struct execns_uidtab *execns_uidtab_next(struct execns_uidtab *tab)
 	return list_next_or_null_rcu(&execns_tables, &tab->node, struct execns_uidtab, node);
 }
 
+static unsigned int execns_user_refs(const struct user_struct *up)
+{
+	unsigned int refs = refcount_read(&up->__count);
+
+	return refs > EXECNS_TABLE_REFS ? refs - EXECNS_TABLE_REFS : 0;
+}
+
 void execns_uidtab_show(struct seq_file *m, struct execns_uidtab *tab, unsigned int tasks)
 {
 	struct user_struct *up;
-	unsigned int refs = 0;
+	unsigned int refs = 0, users = 0, r;
 	int bkt;
 
 	/*
@@ -372,12 +471,23 @@ void execns_uidtab_show(struct seq_file *m, struct execns_uidtab *tab, unsigned 
 	 * @tasks are running tasks' real credentials; docs/security.md lists
 	 * the other holders (open files, pipes, epoll, io_uring, ...).
 	 */
-	hash_for_each_rcu(tab->users, bkt, up, uidhash_node)
-		refs += refcount_read(&up->__count);
+	hash_for_each_rcu(tab->users, bkt, up, uidhash_node) {
+		r = execns_user_refs(up);
+		refs += r;
+		users += !!r;
+	}
 	seq_printf(m, "table %llu parent %llu users %u tasks %u refs %u\n",
-		   tab->id, tab->parent_id, READ_ONCE(tab->nr_users), tasks, refs);
-	hash_for_each_rcu(tab->users, bkt, up, uidhash_node)
-		execns_user_show(m, tab, up);
+		   tab->id, tab->parent_id, users, tasks, refs);
+	hash_for_each_rcu(tab->users, bkt, up, uidhash_node) {
+		r = execns_user_refs(up);
+		if (r)
+			execns_user_show(m, tab, up, r);
+	}
+}
+
+void execns_uidtab_show_ucounts(struct seq_file *m, struct execns_uidtab *tab)
+{
+	execns_uc_set_show(m, &tab->ucounts, tab->id);
 }
 
 /*
@@ -393,15 +503,35 @@ void execns_uidtab_stats(struct seq_file *m)
 		   execns_uidtab_count(), allocs, frees, allocs - frees);
 }
 
+/*
+ * The kernel's own lock and cache, and its ucounts lock: without them a
+ * table's objects could not be the kernel's kind.  The cache must hold a
+ * user_struct as this module's headers lay it out.
+ */
+static const char *execns_uidtab_check(void)
+{
+	struct kmem_cache *cache;
+
+	if (!execns_syms.uidhash_lock || !execns_syms.uid_cachep)
+		return "kernel/user.c's uidhash_lock or uid_cachep is not in the symbol table";
+	if (!execns_ucounts_available())
+		return "kernel/ucount.c's ucounts_lock is not in the symbol table";
+	cache = execns_uid_cache();
+	if (!cache || kmem_cache_size(cache) < sizeof(struct user_struct))
+		return "uid_cachep does not hold a struct user_struct of this module's headers";
+	return NULL;
+}
+
 int execns_uidtab_init(void)
 {
-	execns_user_cache = KMEM_CACHE(execns_user, 0);
-	return execns_user_cache ? 0 : -ENOMEM;
+	execns_uidtab_why = execns_uidtab_check();
+	if (execns_uidtab_why)
+		pr_warn("uid tables refused: %s\n", execns_uidtab_why);
+	return 0;
 }
 
 /* Every table pins the module, so none is left when this runs. */
 void execns_uidtab_uninit(void)
 {
-	rcu_barrier();
-	kmem_cache_destroy(execns_user_cache);
+	cancel_delayed_work_sync(&execns_reap_work);
 }

@@ -63,7 +63,7 @@ static int execns_forbid_unshare_set(const char *val, const struct kernel_param 
 		return ret;
 	mutex_lock(&execns_unshare_lock);
 	/* Before init (insmod's value) the proof has not run: init decides. */
-	if (execns_unshare_ready && forbid && !execns_proof_passed()) {
+	if (execns_unshare_ready && forbid && !execns_proof_forbid()) {
 		pr_warn("forbid_unshare refused: the load-time proof failed (/proc/execns/proof)\n");
 		ret = -EOPNOTSUPP;
 	}
@@ -96,7 +96,7 @@ int execns_unshare_init(void)
 		return ret;
 	mutex_lock(&execns_unshare_lock);
 	/* insmod forbid_unshare=1 on a kernel that failed the proof: load without it. */
-	if (execns_forbid_unshare && !execns_proof_passed()) {
+	if (execns_forbid_unshare && !execns_proof_forbid()) {
 		pr_warn("forbid_unshare=1 ignored: the load-time proof failed (/proc/execns/proof)\n");
 		execns_forbid_unshare = false;
 	}
