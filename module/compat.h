@@ -96,16 +96,20 @@
 /*
  * struct ucounts' reference count: an atomic_t until 7.x, an rcuref_t (with
  * an RCU-walked hash in the kernel) since.  read() is the number of
- * references held (rcuref_read() counts the same way).
+ * references held (rcuref_read() counts the same way); drop_last() drops
+ * the one reference left, and fails if there is any other.
  */
 #ifdef EXECNS_HAVE_UCOUNTS_RCUREF
 #define execns_ucounts_ref_init(uc, n)	rcuref_init(&(uc)->count, n)
 #define execns_ucounts_ref_get(uc)	rcuref_get(&(uc)->count)
 #define execns_ucounts_ref_read(uc)	((int)rcuref_read((rcuref_t *)&(uc)->count))
+#define execns_ucounts_ref_drop_last(uc)	\
+	(execns_ucounts_ref_read(uc) == 1 && rcuref_put(&(uc)->count))
 #else
 #define execns_ucounts_ref_init(uc, n)	atomic_set(&(uc)->count, n)
 #define execns_ucounts_ref_get(uc)	atomic_inc_not_zero(&(uc)->count)
 #define execns_ucounts_ref_read(uc)	atomic_read(&(uc)->count)
+#define execns_ucounts_ref_drop_last(uc) (atomic_cmpxchg(&(uc)->count, 1, 0) == 1)
 #endif
 
 /*

@@ -108,7 +108,7 @@ DECLARE_EVENT_CLASS(execns_uid_class,
 		__entry->uid = from_kuid_munged(&init_user_ns, up->uid);
 		__entry->table = table;
 		/* references other than the table's own */
-		__entry->refs = refcount_read(&up->__count) - EXECNS_TABLE_REFS;
+		__entry->refs = max_t(int, refcount_read(&up->__count) - EXECNS_TABLE_REFS, 0);
 		__entry->epoll_watches = execns_user_epoll_read(up);
 		__entry->pipe_bufs = atomic_long_read(&up->pipe_bufs);
 		__entry->unix_inflight = READ_ONCE(up->unix_inflight);
@@ -144,7 +144,7 @@ TRACE_EVENT(uid_find,
 	TP_fast_assign(
 		__entry->uid = from_kuid_munged(&init_user_ns, uid);
 		__entry->table = table;
-		__entry->refs = up ? refcount_read(&up->__count) - EXECNS_TABLE_REFS : 0;
+		__entry->refs = up ? max_t(int, refcount_read(&up->__count) - EXECNS_TABLE_REFS, 0) : 0;
 		__entry->up = up;
 	),
 	TP_printk("uid=%u table=%llu found=%d refs=%u user=%p",

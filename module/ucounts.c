@@ -140,7 +140,9 @@ unsigned int execns_uc_set_reap(struct execns_uc_set *set, u64 table,
 	spin_lock_irqsave(lock, flags);
 	for (i = 0; i < ARRAY_SIZE(set->heads) && n < max; i++) {
 		execns_uc_for_each_safe(uc, pos, &set->heads[i]) {
-			if (execns_ucounts_ref_read(uc) > EXECNS_TABLE_REFS)
+			/* The set's reference, if it is the last: to zero, as put_ucounts(). */
+			if (execns_ucounts_ref_read(uc) > EXECNS_TABLE_REFS ||
+			    !execns_ucounts_ref_drop_last(uc))
 				continue;
 			execns_uc_unlink(uc);
 			execns_uc_unlinked(uc, table);

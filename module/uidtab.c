@@ -331,7 +331,8 @@ static void execns_reap_users(struct execns_uidtab *tab, struct execns_reaped *r
 	hash_for_each_safe(tab->users, bkt, tmp, up, uidhash_node) {
 		if (r->nusers == EXECNS_REAP_BATCH)
 			break;
-		if (refcount_read(&up->__count) > EXECNS_TABLE_REFS)
+		/* The table's reference, if it is the last: to zero, as free_uid(). */
+		if (!refcount_dec_if_one(&up->__count))
 			continue;
 		m = execns_member_of(up);
 		hash_del_rcu(&up->uidhash_node);

@@ -27,7 +27,10 @@ struct user_struct;
 struct seq_file;
 struct execns_uidtab;
 
-/* The references a table holds on each object it handed out. */
+/*
+ * The references a table holds on each object it handed out: one (the
+ * reaper drops it with refcount_dec_if_one() and its ucounts twin).
+ */
 #define EXECNS_TABLE_REFS	1
 
 int execns_uidtab_init(void);
