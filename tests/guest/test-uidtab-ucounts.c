@@ -1,15 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Uid tables isolate the per-user limits the kernel keeps in ucounts
- * (since 5.14): RLIMIT_NPROC, RLIMIT_SIGPENDING, RLIMIT_MSGQUEUE,
- * RLIMIT_MEMLOCK (SysV shm locking), and the inotify and fanotify per-user
- * sysctls.  For each: a uid-1000 holder outside sits at the limit; another
+ * Uid tables and the per-user limits the kernel keeps in ucounts (since
+ * 5.14).  For each: a uid-1000 holder outside sits at the limit; another
  * uid-1000 process outside is refused; the same process in a fresh table
- * is not; outside it is still refused afterwards (nothing leaked back).
- * Root of a table may still create a kernel user namespace, and it is
- * counted in the table.  When the tables are gone, so are their ucounts.
- * (Those two counts are the module's listing and stats: the twin has
- * neither.)
+ * is or is not; outside it is still refused afterwards (nothing leaked
+ * back).
+ *  - RLIMIT_NPROC, RLIMIT_SIGPENDING, RLIMIT_MSGQUEUE and RLIMIT_MEMLOCK
+ *    (SysV shm locking) are counted per table: in a fresh table the same
+ *    is allowed.
+ *  - inotify's max_user_instances and max_user_watches, fanotify's
+ *    max_user_groups and the user namespaces (max_user_namespaces) are
+ *    counted in the kernel's ucounts of the uid, which the kernel finds
+ *    again by key (inc_ucount()): the module keeps them global, so in a
+ *    fresh table the global limit still bites.  The twin counts them per
+ *    table (upstream/, patch 7): there the same is allowed.
+ * Root of a table may still create a kernel user namespace; on the module
+ * its table's ucounts do not count it (the kernel's do).  When the tables
+ * are gone, so are their ucounts.  (Those two counts are the module's
+ * listing and stats: the twin has neither.)
  */
 #include <mqueue.h>
 #include <sched.h>
@@ -33,6 +41,7 @@ struct ucase {
 	rlim_t limit;
 	const char *sysctl;	/* a sysctl set for the case, or NULL */
 	const char *value;
+	int global;		/* the module leaves it global: it bites in a table too */
 };
 
 /* A process that only counts: until its parent (the holder) goes. */
@@ -177,20 +186,28 @@ static int fan_group(void)
 	return fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_FID, 0) < 0 ? errno : 0;
 }
 
+/* max_user_namespaces 1: the holder unshares one (unprivileged) and stays in it. */
+static int new_userns(void)
+{
+	return unshare(CLONE_NEWUSER) ? errno : 0;
+}
+
 static const struct ucase cases[] = {
-	{ "RLIMIT_NPROC (fork)", hold_nproc, probe_nproc, EAGAIN, RLIMIT_NPROC, 3, NULL, NULL },
+	{ "RLIMIT_NPROC (fork)", hold_nproc, probe_nproc, EAGAIN, RLIMIT_NPROC, 3, NULL, NULL, 0 },
 	{ "inotify max_user_instances", hold_inotify_instances, probe_inotify_instance, EMFILE,
-	  -1, 0, "/proc/sys/fs/inotify/max_user_instances", "2" },
+	  -1, 0, "/proc/sys/fs/inotify/max_user_instances", "2", 1 },
 	{ "inotify max_user_watches", hold_inotify_watches, probe_inotify_watch, ENOSPC,
-	  -1, 0, "/proc/sys/fs/inotify/max_user_watches", "2" },
+	  -1, 0, "/proc/sys/fs/inotify/max_user_watches", "2", 1 },
 	{ "RLIMIT_SIGPENDING (sigqueue)", hold_sigpending, probe_sigpending, EAGAIN,
-	  RLIMIT_SIGPENDING, 4, NULL, NULL },
+	  RLIMIT_SIGPENDING, 4, NULL, NULL, 0 },
 	{ "RLIMIT_MSGQUEUE (mq_open)", hold_msgqueue, probe_msgqueue, EMFILE,
-	  RLIMIT_MSGQUEUE, 6000, NULL, NULL },
+	  RLIMIT_MSGQUEUE, 6000, NULL, NULL, 0 },
 	{ "RLIMIT_MEMLOCK (SHM_LOCK)", hold_memlock, probe_memlock, ENOMEM,
-	  RLIMIT_MEMLOCK, SHM_BYTES, NULL, NULL },
+	  RLIMIT_MEMLOCK, SHM_BYTES, NULL, NULL, 0 },
 	{ "fanotify max_user_groups", fan_group, fan_group, EMFILE,
-	  -1, 0, "/proc/sys/fs/fanotify/max_user_groups", "1" },
+	  -1, 0, "/proc/sys/fs/fanotify/max_user_groups", "1", 1 },
+	{ "max_user_namespaces (unshare)", new_userns, new_userns, ENOSPC,
+	  -1, 0, "/proc/sys/user/max_user_namespaces", "1", 1 },
 };
 #define NR_CASES (sizeof(cases) / sizeof(cases[0]))
 #define PER_CASE 3
@@ -235,7 +252,7 @@ static int hold_as_user(void *arg)
 /*
  * Act "userns": root of a table unshares a kernel user namespace ("ret",
  * "err"), and reports how many user namespaces its table's uid-0 ucounts
- * counts ("userns").
+ * of the initial namespace counts ("userns"; -1: the table lists none).
  */
 static int act_userns(void)
 {
@@ -247,7 +264,11 @@ static int act_userns(void)
 	child_putl("ret", ret);
 	child_putl("err", ret ? errno : 0);
 	ut_snap_read(&snap);
-	/* uid 0 of the table has two ucounts now: the initial namespace's counts it. */
+	/*
+	 * uid 0 of the table has two ucounts now, the new namespace's and the
+	 * initial one's; the kernel counted the namespace in its own ucounts
+	 * of the initial namespace's uid 0, which it found by key.
+	 */
 	for (int i = 0; i < snap.nucounts; i++)
 		if (snap.c[i].table == self && snap.c[i].uid == 0 &&
 		    snap.c[i].user_namespaces > n)
@@ -306,10 +327,12 @@ static void run_case(long i)
 	holder = child_hold(UT_UID, hold_as_user, (void *)i);
 	child_run(probe_as_user, (void *)i, &o);
 	err = child_val(&o, "err");
-	if (holder < 0 && c->probe == fan_group && err == EPERM) {
+	if (holder < 0 && (c->probe == fan_group || c->probe == new_userns) && err == EPERM) {
 		for (int k = 0; k < PER_CASE; k++) {
 			snprintf(name, sizeof(name), "%s: check %d", c->name, k + 1);
-			ksft_test_result_code(KSFT_SKIP, name, "unprivileged fanotify is not available");
+			ksft_test_result_code(KSFT_SKIP, name, c->probe == fan_group ?
+					      "unprivileged fanotify is not available" :
+					      "unprivileged user namespaces are not available");
 		}
 		goto restore;
 	}
@@ -319,9 +342,15 @@ static void run_case(long i)
 
 	child_execns(CLONE_NEWUSER, "probe", args, 1, &o);
 	err = child_val(&o, "err");
-	ksft_test_result(child_val(&o, "self") > 0 && err == 0,
-			 "%s: in a fresh table (%ld) the same is allowed (errno %ld)",
-			 c->name, child_val(&o, "self"), err);
+	if (c->global && !execns_in_tree())
+		ksft_test_result(child_val(&o, "self") > 0 && err == c->want,
+				 "%s: in a fresh table (%ld) the global limit still bites: the kernel finds this count by key, in its own ucounts (errno %ld, want %d)",
+				 c->name, child_val(&o, "self"), err, c->want);
+	else
+		ksft_test_result(child_val(&o, "self") > 0 && err == 0,
+				 "%s: in a fresh table (%ld) the same is allowed%s (errno %ld)",
+				 c->name, child_val(&o, "self"),
+				 c->global ? ", the twin counting it per table" : "", err);
 
 	child_run(probe_as_user, (void *)i, &o);
 	err = child_val(&o, "err");
@@ -349,8 +378,9 @@ int main(int argc, char **argv)
 
 	child_in_table("userns", NULL, &o);
 	if (ut_listing())
-		ksft_test_result(child_val(&o, "self") > 0 && child_val(&o, "ret") == 0 && child_val(&o, "userns") == 1,
-				 "root of table %ld unshares a kernel user namespace (errno %ld), counted in the table's ucounts (user_namespaces %ld)",
+		ksft_test_result(child_val(&o, "self") > 0 && child_val(&o, "ret") == 0 &&
+				 child_val(&o, "userns") != CHILD_NONE && child_val(&o, "userns") <= 0,
+				 "root of table %ld unshares a kernel user namespace (errno %ld), counted in the kernel's ucounts, not the table's (its uid 0 of the initial namespace: user_namespaces %ld, -1 not listed)",
 				 child_val(&o, "self"), child_val(&o, "err"), child_val(&o, "userns"));
 	else
 		ksft_test_result(child_val(&o, "self") > 0 && child_val(&o, "ret") == 0,
