@@ -4,17 +4,23 @@
  * while a uid table lives and one of its members exits:
  *  - the uid hooks (ftrace callbacks) are armed while a table lives and
  *    disarmed once none is left (/proc/execns/stats "hooks");
+ *  - they sit on alloc_uid, alloc_ucounts and find_user (redirects) and
+ *    commit_creds (a watch), and on no release: ftrace lists an ops on
+ *    neither free_uid nor put_ucounts (enabled_functions), since a
+ *    table's objects are the kernel's kind, freed right by the kernel's
+ *    own code;
  *  - kernel.ftrace_enabled=0 is refused while they are armed
  *    (FTRACE_OPS_FL_PERMANENT: EBUSY; x86's 7.x refuses the sysctl always),
- *    so the kernel can never free a module user_struct into its own cache;
- *    with no table it is accepted (x86 and arm64 6.x), and then a new table
- *    is EBUSY, the caller intact, until ftrace is on again; on s390x it is
- *    refused then too, as the hooks' ops stay registered, parked, while the
- *    module is loaded (module/hook.h);
+ *    so a table's tasks never quietly get the kernel's objects instead of
+ *    their table's; with no table it is accepted (x86 and arm64 6.x), and
+ *    then a new table is EBUSY, the caller intact, until ftrace is on
+ *    again; on s390x it is refused then too, as the hooks' ops stay
+ *    registered, parked, while the module is loaded (module/hook.h);
  *  - /sys/kernel/debug/kprobes/enabled=0 disarms every kprobe, the syscall
  *    slot's too: execns() is ENOSYS and the caller carries on; a member of
- *    the table that exits meanwhile still goes back to the module (the uid
- *    hooks are not kprobes): the table and its users are freed;
+ *    the table that exits meanwhile still lets the table go (the uid hooks
+ *    are not kprobes, and the reaper frees what only the table holds): the
+ *    table and its users are freed;
  *  - everything on again, a new table works.
  * Whatever happens, kprobes and ftrace are on again when the program ends.
  */
@@ -46,11 +52,40 @@ static const struct child_mode modes[] = {
 	UT_MODES,
 };
 
-#define TESTS 9
+#define TESTS 10
+
+/* Where ftrace lists the module's ops, ut_ftrace_state()'s answer for each. */
+static const struct {
+	const char *func;
+	int state;
+} placed[] = {
+	{ "alloc_uid", 1 },		/* redirected (IPMODIFY) */
+	{ "alloc_ucounts", 1 },
+	{ "find_user", 1 },
+	{ "commit_creds", 0 },		/* watched */
+	{ "free_uid", -1 },		/* not hooked: the kernel's release */
+	{ "put_ucounts", -1 },
+};
+
+/* Whether ftrace lists the hooks as placed[] says; what it saw in seen. */
+static int hooks_placed(char *seen, size_t len)
+{
+	int ok = 1;
+
+	seen[0] = '\0';
+	for (size_t i = 0; i < sizeof(placed) / sizeof(placed[0]); i++) {
+		int state = ut_ftrace_state(placed[i].func);
+		size_t n = strlen(seen);
+
+		ok &= state == placed[i].state;
+		snprintf(seen + n, len - n, " %s=%d", placed[i].func, state);
+	}
+	return ok;
+}
 
 int main(int argc, char **argv)
 {
-	char v[16];
+	char v[16], seen[256];
 	struct child o;
 	long table, arms, users;
 	int ret, err, left, armed;
@@ -72,6 +107,9 @@ int main(int argc, char **argv)
 	member = ut_sleeper(&table);
 	ksft_test_result(member > 0 && table > 0 && hooks_armed() == 1,
 			 "a member sleeps in table %ld, the uid hooks are armed (%ld)", table, hooks_armed());
+	ret = hooks_placed(seen, sizeof(seen));
+	ksft_test_result(ret, "%s lists the hooks on alloc_uid, alloc_ucounts, find_user (IPMODIFY) and commit_creds, none on free_uid or put_ucounts (1 IPMODIFY, 0 not, -1 absent:%s)",
+			 UT_ENABLED_FUNCS, seen);
 
 	ret = write_knob(FTRACE_ENABLED, "0");
 	err = errno;
@@ -93,7 +131,7 @@ int main(int argc, char **argv)
 	left = ut_wait_tables(0, UT_RCU_SECS);
 	users = wait_users_gone(UT_RCU_SECS);
 	ksft_test_result(left == 0 && users == 0,
-			 "the member exits with kprobes off: its table and user_structs go back to the module (tables %d, users %ld)",
+			 "the member exits with kprobes off: its table and user_structs are freed by the reaper (tables %d, users %ld)",
 			 left, users);
 	armed = wait_disarmed(UT_RCU_SECS);
 	ksft_test_result(armed == 0, "with no table left the uid hooks are disarmed (%d)", armed);

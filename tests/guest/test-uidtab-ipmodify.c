@@ -5,7 +5,8 @@
  * second module, tests/guest/ipmod's probe, registers an IPMODIFY
  * ftrace_ops on the function its "func" parameter names, as livepatch or
  * another hooking module would; it is loaded with finit_module(2), so the
- * errno is the registration's own.  For each redirected function:
+ * errno is the registration's own.  For each redirected function
+ * (alloc_uid, alloc_ucounts, find_user):
  *  - with no table (hooks disarmed) the probe loads, execns(CLONE_NEWUSER)
  *    is then EBUSY (the hooks cannot arm) with the caller left in no table,
  *    and the probe unloads;
@@ -13,29 +14,41 @@
  *    keeps working: a setuid inside gets a user_struct of the table;
  *  - once the last table is gone the hooks are disarmed (docs/design.md,
  *    "Cost when unused"), and the probe loads again.
- * commit_creds, hooked without IPMODIFY (it only watches), is the control:
+ * commit_creds, hooked without IPMODIFY (it only watches), is a control:
  * the probe loads there while a table lives, and a table can be made while
- * the probe holds it.  /sys/kernel/tracing/enabled_functions, ftrace's own
- * list, must show the hooks' flags as this program's table says.
+ * the probe holds it.  free_uid and put_ucounts, the releases, are not
+ * hooked at all (a table's objects are the kernel's kind, which the
+ * kernel's own release code frees right): the probe loads on them with or
+ * without a table, and while it holds one a new table works (a setuid
+ * inside gets the table's user_struct, and the table goes with its
+ * process).  /sys/kernel/tracing/enabled_functions, ftrace's own list,
+ * must show the hooks' flags as this program's table says, and neither
+ * release.
  */
 #include <sys/syscall.h>
 #include "lib/test.h"
 
 #define PROBE		"/lib/modules/execns_ipmod.ko"
 #define PROBE_NAME	"execns_ipmod"
-#define ENABLED_FUNCS	"/sys/kernel/tracing/enabled_functions"
 
-/* module/uidhooks.c's execns_uid_hooks[]. */
+/* How ut_ftrace_state() sees a function while the hooks are armed. */
+enum hook_kind {
+	UNHOOKED = -1,		/* no ops of the module's on it */
+	WATCHED = 0,		/* a hook without IPMODIFY */
+	REDIRECTED = 1,		/* a redirecting (IPMODIFY) hook */
+};
+
+/* module/uidhooks.c's execns_uid_hooks[], then the releases it leaves alone. */
 static const struct {
 	const char *func;
-	int ipmodify;		/* a redirecting hook */
+	enum hook_kind kind;
 } hooks[] = {
-	{ "free_uid", 1 },
-	{ "put_ucounts", 1 },
-	{ "alloc_uid", 1 },
-	{ "alloc_ucounts", 1 },
-	{ "find_user", 1 },
-	{ "commit_creds", 0 },
+	{ "alloc_uid", REDIRECTED },
+	{ "alloc_ucounts", REDIRECTED },
+	{ "find_user", REDIRECTED },
+	{ "commit_creds", WATCHED },
+	{ "free_uid", UNHOOKED },
+	{ "put_ucounts", UNHOOKED },
 };
 
 #define NHOOKS		(int)(sizeof(hooks) / sizeof(hooks[0]))
@@ -76,38 +89,6 @@ static int probe_loaded(void)
 	return yes;
 }
 
-/*
- * How ftrace lists func in enabled_functions: 1 with the IPMODIFY flag
- * (the word "I" among the flags between "(N)" and the trampoline), 0
- * without, -1 not listed (no ops on it), -2 the file cannot be read.
- */
-static int ftrace_ipmodify(const char *func)
-{
-	char line[512], name[128];
-	FILE *f = fopen(ENABLED_FUNCS, "re");
-	int state = -1;
-
-	if (!f)
-		return -2;
-	while (fgets(line, sizeof(line), f)) {
-		char *flags, *word;
-		int end = -1;
-
-		if (sscanf(line, "%127s (%*d)%n", name, &end) != 1 || end < 0 || strcmp(name, func))
-			continue;
-		flags = line + end;
-		flags[strcspn(flags, "\t\n")] = '\0';
-		if (strstr(flags, "->"))
-			*strstr(flags, "->") = '\0';
-		state = 0;
-		for (word = strtok(flags, " "); word; word = strtok(NULL, " "))
-			if (!strcmp(word, "I"))
-				state = 1;
-	}
-	fclose(f);
-	return state;
-}
-
 /* Mode "member": "self T", then stays; on SIGUSR1 it becomes UT_UID. */
 static int mode_member(int argc, char **argv)
 {
@@ -128,25 +109,41 @@ static int mode_member(int argc, char **argv)
 		pause();
 }
 
+/* Mode "setuid": becomes UT_UID ("setresuid_errno" if not), then mode "table"'s keys. */
+static int mode_setuid(int argc, char **argv)
+{
+	if (setresuid(UT_UID, UT_UID, UT_UID))
+		child_putl("setresuid_errno", errno);
+	return ut_mode_table(argc, argv);
+}
+
 static const struct child_mode modes[] = {
 	UT_MODES,
 	CHILD_MODE("member", 0, mode_member),
+	CHILD_MODE("setuid", 0, mode_setuid),
 };
+
+#define UID_KEY_(u)	"uid" #u
+#define UID_KEY(u)	UID_KEY_(u)
 
 /* With no table: the probe on hooks[i] loads and unloads; what a new table does meanwhile. */
 static void no_table(int i)
 {
 	const char *func = hooks[i].func;
-	int load = probe_load(func), unload;
+	int load, unload;
 	struct child o;
 	long err, self;
 
+	/* The table of the case before, and the hooks it armed, go first. */
+	ut_wait_tables(0, UT_RCU_SECS);
+	wait_disarmed(UT_RCU_SECS);
+	load = probe_load(func);
 	child_execns(CLONE_NEWUSER, "table", NULL, 1, &o);
 	err = child_val(&o, "execns_errno");
 	err = err == CHILD_NONE ? 0 : err;
 	self = child_val(&o, "self");
 	unload = load ? -1 : probe_unload();
-	if (hooks[i].ipmodify)
+	if (hooks[i].kind == REDIRECTED)
 		ksft_test_result(!load && err == EBUSY && ut_self() == 0 && ut_ntables() == 0 &&
 				 execns_stat("hooks") == 0 && !unload && !probe_loaded(),
 				 "no table: the probe loads on %s (errno %d); execns(CLONE_NEWUSER) is then EBUSY, the hooks disarmed, the caller in no table (errno %ld, tables %d); the probe unloads (errno %d)",
@@ -154,23 +151,43 @@ static void no_table(int i)
 	else
 		ksft_test_result(!load && !err && self > 0 && ut_self() == 0 &&
 				 !unload && !probe_loaded() && ut_wait_tables(0, UT_RCU_SECS) == 0,
-				 "no table: the probe loads on %s (errno %d), which is watched, not redirected: execns(CLONE_NEWUSER) still makes a table (%ld, errno %ld); the probe unloads (errno %d)",
-				 func, load, self, err, unload);
+				 "no table: the probe loads on %s (errno %d), which is %s: execns(CLONE_NEWUSER) still makes a table (%ld, errno %ld); the probe unloads (errno %d)",
+				 func, load, hooks[i].kind == WATCHED ? "watched, not redirected" : "not hooked",
+				 self, err, unload);
 }
 
-/* A table lives: the probe on hooks[i] is EBUSY where the hook redirects. */
+/*
+ * A table lives: the probe on hooks[i] is EBUSY where the hook redirects;
+ * it loads where the hook only watches; where nothing of the module's is,
+ * it loads, and a new table works while it holds the function.
+ */
 static void table_lives(int i)
 {
 	const char *func = hooks[i].func;
-	int load = probe_load(func), unload = load ? -1 : probe_unload();
+	int load = probe_load(func), unload, left = -1;
+	long self = -1, refs = CHILD_NONE, err = CHILD_NONE;
+	struct child o;
 
-	if (hooks[i].ipmodify)
+	if (hooks[i].kind == UNHOOKED && !load) {
+		child_in_table("setuid", NULL, &o);
+		self = child_val(&o, "self");
+		refs = child_val(&o, UID_KEY(UT_UID));
+		err = child_val(&o, "setresuid_errno");
+		left = ut_wait_tables(1, UT_RCU_SECS);	/* the member's stays */
+	}
+	unload = load ? -1 : probe_unload();
+	if (hooks[i].kind == REDIRECTED)
 		ksft_test_result(load == EBUSY && !probe_loaded(),
 				 "a table lives: loading the probe on %s is EBUSY (errno %d)", func, load);
-	else
+	else if (hooks[i].kind == WATCHED)
 		ksft_test_result(!load && !unload && !probe_loaded(),
 				 "a table lives: the probe loads on %s, watched only (errno %d), and unloads (errno %d)",
 				 func, load, unload);
+	else
+		ksft_test_result(!load && self > 0 && err == CHILD_NONE && refs >= 1 && left == 1 &&
+				 !unload && !probe_loaded(),
+				 "a table lives: the probe loads on %s, not hooked (errno %d); while it holds it a new table works: setresuid(%d) in table %ld gets the table's user_struct (refs %ld), and the table goes with its process (tables left %d); the probe unloads (errno %d)",
+				 func, load, UT_UID, self, refs == CHILD_NONE ? -1 : refs, left, unload);
 }
 
 /* enabled_functions while the hooks are armed: "I" exactly on the redirects. */
@@ -180,14 +197,14 @@ static void ftrace_view(void)
 	int ok = 1;
 
 	for (int i = 0; i < NHOOKS; i++) {
-		int state = ftrace_ipmodify(hooks[i].func);
+		int state = ut_ftrace_state(hooks[i].func);
 		size_t len = strlen(seen);
 
-		ok &= state == hooks[i].ipmodify;
+		ok &= state == (int)hooks[i].kind;
 		snprintf(seen + len, sizeof(seen) - len, " %s=%d", hooks[i].func, state);
 	}
-	ksft_test_result(ok, "a table lives: %s lists each hook, IPMODIFY on the redirects only (1 IPMODIFY, 0 not, -1 absent:%s)",
-			 ENABLED_FUNCS, seen);
+	ksft_test_result(ok, "a table lives: %s lists each hook, IPMODIFY on the redirects only, and not the releases (1 IPMODIFY, 0 not, -1 absent:%s)",
+			 UT_ENABLED_FUNCS, seen);
 }
 
 int main(int argc, char **argv)
@@ -200,7 +217,7 @@ int main(int argc, char **argv)
 	CHILD_DISPATCH(modes, argc, argv);
 
 	for (int i = 0; i < NHOOKS; i++)
-		redirects += hooks[i].ipmodify;
+		redirects += hooks[i].kind == REDIRECTED;
 	/* Each hook with no table and with one; 4 on the table; each redirect after. */
 	tests = 2 * NHOOKS + 4 + redirects;
 	ut_start(tests);
@@ -238,13 +255,13 @@ int main(int argc, char **argv)
 	child_kill(member);
 	left = ut_wait_tables(0, UT_RCU_SECS);
 	armed = wait_disarmed(UT_RCU_SECS);
-	ksft_test_result(left == 0 && armed == 0 && ftrace_ipmodify("find_user") == -1,
+	ksft_test_result(left == 0 && armed == 0 && ut_ftrace_state("find_user") == -1,
 			 "the member exits: no table is left and the hooks are disarmed, find_user gone from %s (tables %d, hooks %ld)",
-			 ENABLED_FUNCS, left, armed);
+			 UT_ENABLED_FUNCS, left, armed);
 	for (int i = 0; i < NHOOKS; i++) {
 		int load, unload;
 
-		if (!hooks[i].ipmodify)
+		if (hooks[i].kind != REDIRECTED)
 			continue;
 		load = probe_load(hooks[i].func);
 		unload = load ? -1 : probe_unload();

@@ -11,6 +11,8 @@
  *    lines did not have the documented form);
  *  - the modes every uid-table program has (UT_MODES: "table" and
  *    "sleep"), run with child.h's child_execns()/child_in_table();
+ *  - the uid hooks: armed or not (/proc/execns/stats), and which functions
+ *    ftrace lists an ops on (enabled_functions);
  *  - add_watches(), for the epoll budget.
  */
 #ifndef EXECNS_LIB_UIDTAB_H
@@ -548,6 +550,41 @@ static inline long wait_disarmed(int secs)
 		armed = hooks_armed();
 	}
 	return armed;
+}
+
+#define UT_ENABLED_FUNCS	"/sys/kernel/tracing/enabled_functions"
+
+/*
+ * How ftrace lists func in enabled_functions (ftrace's own list of the
+ * functions some ftrace_ops is on): 1 with the IPMODIFY flag (the word
+ * "I" among the flags between "(N)" and the trampoline: a redirect), 0
+ * without, -1 not listed (no ops on it), -2 the file cannot be read.
+ */
+static inline int ut_ftrace_state(const char *func)
+{
+	char line[512], name[128];
+	FILE *f = fopen(UT_ENABLED_FUNCS, "re");
+	int state = -1;
+
+	if (!f)
+		return -2;
+	while (fgets(line, sizeof(line), f)) {
+		char *flags, *word, *save;
+		int end = -1;
+
+		if (sscanf(line, "%127s (%*d)%n", name, &end) != 1 || end < 0 || strcmp(name, func))
+			continue;
+		flags = line + end;
+		flags[strcspn(flags, "\t\n")] = '\0';
+		if (strstr(flags, "->"))
+			*strstr(flags, "->") = '\0';
+		state = 0;
+		for (word = strtok_r(flags, " ", &save); word; word = strtok_r(NULL, " ", &save))
+			if (!strcmp(word, "I"))
+				state = 1;
+	}
+	fclose(f);
+	return state;
 }
 
 /* Add up to max watches (on fresh eventfds) to a new epoll instance. */
