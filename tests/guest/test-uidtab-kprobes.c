@@ -1,22 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kprobes on the functions the uid hooks redirect (free_uid, alloc_uid,
- * find_user), as perf probe, bpftrace or a SystemTap script place them:
+ * Kprobes on the functions the uid hooks redirect (alloc_uid,
+ * alloc_ucounts, find_user), as perf probe, bpftrace or a SystemTap
+ * script place them:
  * kprobe events without a post-handler, which on a traced function's entry
  * are ftrace callbacks that share one ftrace_ops.  On s390 that callback
  * resets the address the hook redirected (module/hook.h), so the hooks
  * must run after it:
  *  - kprobes placed after the module loaded: a table works under them
- *    (setresuid(1000) inside gets a user_struct of the table, and it is
- *    freed by the module when the table's last process exits), and the
- *    kprobes fire meanwhile;
+ *    (setresuid(1000) inside gets a user_struct and ucounts of the table,
+ *    freed by the module's reaper once the table's last process exits),
+ *    and the kprobes fire meanwhile;
  *  - the module reloaded while they are enabled, so that their ops is
  *    older than the hooks: on s390 execns(CLONE_NEWUSER) is EBUSY with the
  *    caller in no table; elsewhere a table works;
  *  - the kprobes removed, a table works again; placed again, still;
  *  - the module is loaded again with the runner's parameters.
- * The kernel log check after each program catches a user_struct of a
- * table freed by the kernel's free_uid() (a slab WARN).
+ * The kernel log check after each program catches what a redirect gone
+ * wrong under them would break (a slab or refcount report).
  */
 #include <sys/resource.h>
 #include "lib/test.h"
@@ -30,7 +31,7 @@
 #define KPROBE_RESETS_IP 0
 #endif
 
-static const char *const funcs[] = { "free_uid", "alloc_uid", "find_user" };
+static const char *const funcs[] = { "alloc_uid", "alloc_ucounts", "find_user" };
 
 #define NFUNCS	(int)(sizeof(funcs) / sizeof(funcs[0]))
 
@@ -76,7 +77,11 @@ static long kprobe_hits(const char *func)
 	return v;
 }
 
-/* Mode "work": "self T", setresuid(UT_UID), getpriority(PRIO_USER) of another uid; stays. */
+/*
+ * Mode "work": "self T", setresuid(UT_UID) (alloc_uid(), and
+ * alloc_ucounts() from set_cred_ucounts()), getpriority(PRIO_USER) of
+ * another uid (find_user()); stays.
+ */
 __attribute__((noreturn))
 static int mode_work(int argc, char **argv)
 {
@@ -146,10 +151,10 @@ int main(int argc, char **argv)
 	for (int i = 0; i < NFUNCS; i++)
 		hits0[i] = kprobe_hits(funcs[i]);
 	ksft_test_result(!ret && hits0[0] >= 0 && hits0[1] >= 0 && hits0[2] >= 0,
-			 "kprobe events on free_uid, alloc_uid and find_user, placed after the module loaded, are enabled");
+			 "kprobe events on alloc_uid, alloc_ucounts and find_user, placed after the module loaded, are enabled");
 
 	ret = table_works(&table, &err);
-	ksft_test_result(!ret, "under them a table works: setresuid(%d) in table %ld gets the table's user_struct, which the module frees with the table (errno %ld)",
+	ksft_test_result(!ret, "under them a table works: setresuid(%d) in table %ld gets the table's user_struct, which the module's reaper frees with the table (errno %ld)",
 			 UT_UID, table, err);
 
 	ok = 1;
