@@ -287,8 +287,8 @@ struct user_struct *execns_uidtab_create(struct execns_uidtab *parent, kuid_t ui
 	spin_unlock_irqrestore(execns_uid_lock(), flags);
 	list_add_tail_rcu(&tab->node, &execns_tables);
 	mutex_unlock(&execns_tables_lock);
-	mod_delayed_work(system_wq, &execns_reap_work,
-			 msecs_to_jiffies(READ_ONCE(execns_reap_ms)));
+	queue_delayed_work(system_wq, &execns_reap_work,
+			   msecs_to_jiffies(READ_ONCE(execns_reap_ms)));
 	return m->up;
 
 free_tab:
@@ -401,9 +401,13 @@ static void execns_reap_fn(struct work_struct *work)
 {
 	bool more = execns_reap_pass(&execns_reaped);
 
+	/*
+	 * queue_, not mod_: a pass that execns_uidtab_reap_now() asked for
+	 * meanwhile is pending already and must not be put off.
+	 */
 	if (execns_uidtab_count())
-		mod_delayed_work(system_wq, &execns_reap_work,
-				 more ? 0 : msecs_to_jiffies(READ_ONCE(execns_reap_ms)));
+		queue_delayed_work(system_wq, &execns_reap_work,
+				   more ? 0 : msecs_to_jiffies(READ_ONCE(execns_reap_ms)));
 	else
 		execns_uidhooks_idle();
 }
@@ -411,7 +415,10 @@ static void execns_reap_fn(struct work_struct *work)
 /*
  * A reaper pass now, waited for: after a failed execns(CLONE_NEWUSER), so
  * that the caller finds nothing left of the table it never entered.
- * Process context, no lock held.
+ * Process context, no lock held.  The pass queued here runs after the
+ * caller dropped its references, and nothing re-arms it later meanwhile
+ * (every other queueing is queue_delayed_work(), which leaves a pending
+ * one alone), so the flush waits for a pass that sees them gone.
  */
 void execns_uidtab_reap_now(void)
 {
