@@ -83,7 +83,13 @@ static const char *execns_uidtab_why;
 
 static unsigned int execns_reap_ms = 100;
 module_param_named(reap_ms, execns_reap_ms, uint, 0644);
-MODULE_PARM_DESC(reap_ms, "milliseconds between two passes of the uid-table reaper while tables exist (default 100): how soon a table's unused objects, and an unused table, are freed");
+MODULE_PARM_DESC(reap_ms, "milliseconds between two passes of the uid-table reaper while tables exist (default 100, at least one jiffy): how soon a table's unused objects, and an unused table, are freed");
+
+/* The reaper's period: never 0, which would make it spin while a table lives. */
+static unsigned long execns_reap_delay(void)
+{
+	return max(msecs_to_jiffies(READ_ONCE(execns_reap_ms)), 1UL);
+}
 
 static void execns_reap_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(execns_reap_work, execns_reap_fn);
@@ -287,8 +293,7 @@ struct user_struct *execns_uidtab_create(struct execns_uidtab *parent, kuid_t ui
 	spin_unlock_irqrestore(execns_uid_lock(), flags);
 	list_add_tail_rcu(&tab->node, &execns_tables);
 	mutex_unlock(&execns_tables_lock);
-	queue_delayed_work(system_wq, &execns_reap_work,
-			   msecs_to_jiffies(READ_ONCE(execns_reap_ms)));
+	queue_delayed_work(system_wq, &execns_reap_work, execns_reap_delay());
 	return m->up;
 
 free_tab:
@@ -407,7 +412,7 @@ static void execns_reap_fn(struct work_struct *work)
 	 */
 	if (execns_uidtab_count())
 		queue_delayed_work(system_wq, &execns_reap_work,
-				   more ? 0 : msecs_to_jiffies(READ_ONCE(execns_reap_ms)));
+				   more ? 0 : execns_reap_delay());
 	else
 		execns_uidhooks_idle();
 }
