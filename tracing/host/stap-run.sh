@@ -91,11 +91,28 @@ kernel_opts() {
 	[ ! -s "$ROOT$compat/kernel.h" ] || kopts="$kopts -B KCFLAGS=-include$compat/kernel.h"
 	# The module's tracepoints (kernel.trace("execns:...") in the tapset):
 	# stap reads tracepoint definitions from the kernel build tree's
-	# include/trace/events only.
-	cp "$TOP/module/trace.h" "$ROOT/build/stap-$kernel/execns-trace.h"
-	in_root sh -c "mkdir -p $mods/build/include/trace/events &&
-		{ cmp -s /build/stap-$kernel/execns-trace.h $mods/build/include/trace/events/execns.h ||
-		  cp /build/stap-$kernel/execns-trace.h $mods/build/include/trace/events/execns.h; }"
+	# include/trace/events only.  The module headers trace.h includes
+	# ("uidtab.h", for EXECNS_TABLE_REFS) go beside it, where its quoted
+	# includes look first.  stap caches its query of each header by the
+	# header's own name and mtime, a failed one as an empty object, so
+	# execns.h is touched whenever a header it includes changes (without
+	# uidtab.h, its first query failed, and stayed failed until then).
+	local h hdrs
+	hdrs=$(sed -n 's/^#[[:space:]]*include[[:space:]]*"\([a-z0-9_-]*\.h\)".*/\1/p' "$TOP/module/trace.h" | tr '\n' ' ')
+	mkdir -p "$ROOT/build/stap-$kernel/trace-headers"
+	cp "$TOP/module/trace.h" "$ROOT/build/stap-$kernel/trace-headers/execns.h"
+	for h in $hdrs; do
+		[ -f "$TOP/module/$h" ] || die "module/trace.h includes \"$h\", which is not in module/"
+		cp "$TOP/module/$h" "$ROOT/build/stap-$kernel/trace-headers/$h"
+	done
+	in_root sh -c "d=$mods/build/include/trace/events &&
+		mkdir -p \$d && changed= &&
+		for h in $hdrs execns.h; do
+			cmp -s /build/stap-$kernel/trace-headers/\$h \$d/\$h && continue
+			cp /build/stap-$kernel/trace-headers/\$h \$d/\$h || exit 1
+			changed=1
+		done &&
+		{ [ -z \"\$changed\" ] || touch \$d/execns.h; }"
 }
 
 # trace_event_tp: the header that gives each event of module/trace.h
@@ -143,7 +160,7 @@ compile() {
 	if cmp -s "$script" "$ROOT$base/$name.stp" && [ -s "$ROOT$base/$name.ko" ] &&
 		[ "${scope:+$scope }$kopts ${STAP_OPTS:-}" = "$(cat "$ROOT$base/$name.opts" 2>/dev/null)" ] &&
 		cmp -s "$work/execns.ko" "$ROOT$base/$name.execns.ko" &&
-		[ -z "$(find "$TOP/stap/tapset" "$TOP/stap/compat" "$TOP/module/trace.h" "$kd/System.map" -newer "$ROOT$base/$name.ko")" ]; then
+		[ -z "$(find "$TOP/stap/tapset" "$TOP/stap/compat" "$TOP/module/trace.h" "$TOP/module/uidtab.h" "$kd/System.map" -newer "$ROOT$base/$name.ko")" ]; then
 		cp "$ROOT$base/$name.ko" "$work/x/root/stap/"
 		return
 	fi
