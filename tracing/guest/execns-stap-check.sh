@@ -36,8 +36,9 @@ test-uid-workload hold >/tmp/work.out 2>&1
 rc=$?
 sed 's/^/    /' /tmp/work.out
 ktap_result $rc "test-uid-workload hold"
-# The finished tables' user_structs go in RCU callbacks, which a loaded
-# TCG guest can delay for seconds: wait until only the held table is left.
+# The finished tables' credentials go in RCU callbacks, which a loaded TCG
+# guest can delay for seconds, and then the module's reaper frees their
+# user_structs and the tables: wait until only the held table is left.
 wait_tables 1 300
 live=$(grep -c '^uid ' /proc/execns/tables)
 $S stop events 2>&1 | tee /tmp/stap-stop.out
@@ -96,12 +97,16 @@ ktap_result $? "source: module tables and execns(2) from tracepoints, table 0 fr
 # Nothing lost: stap's own count of probe hits it skipped (a handler that
 # met another on its CPU, a lock it gave up on, a kprobe that missed), each
 # reason named (stap -t).  The harness boots this guest with
-# rcu_nocbs=all, so the RCU callbacks that free most user_structs run in
-# kthreads, not in softirq, and no probe can interrupt another: any skip
-# is a failure.  A kernel without CONFIG_RCU_NOCB_CPU (Debian's s390x)
-# ignores rcu_nocbs and runs them in softirq, which can interrupt a kprobe
-# handler on its CPU; kprobes do not nest, so the kprobe on free_uid then
-# misses that call.  There, and only for that reason, skips are expected.
+# rcu_nocbs=all, so the RCU callbacks that drop credentials' user_structs
+# (the kernel's free_uid(), for table 0's and a module table's alike) run
+# in kthreads, not in softirq, and no probe can interrupt another: any
+# skip is a failure.  A kernel without CONFIG_RCU_NOCB_CPU (Debian's
+# s390x) ignores rcu_nocbs and runs them in softirq, which can interrupt a
+# kprobe handler on its CPU; kprobes do not nest, so the kprobe on
+# free_uid then misses that call.  There, and only for that reason, skips
+# are expected.  The module's own frees come from its reaper (a worker)
+# and reach the tapset through tracepoints: a missed free_uid() can cost
+# only table 0's counts.
 # Per script ("execns-stap: NAME: WARNING: ..." lines): 1 when every
 # skip it counted is a missed kprobe on free_uid, else 0.
 explained=$(awk '

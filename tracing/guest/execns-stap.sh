@@ -57,7 +57,7 @@ run)
 	done
 	sh "$2"
 	rc=$?
-	sleep 1		# let RCU callbacks (user_struct frees) run
+	sleep 1		# let RCU callbacks and the module's reaper free user_structs
 	for n in $(names); do
 		stop "$n"
 		echo "=== stap $n ==="

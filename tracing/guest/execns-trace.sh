@@ -11,7 +11,9 @@
 #             command's output in OUT.cmd
 #   bpftrace: the recipe (bpftrace tracing/recipes/uidacct.bt; user.bt
 #             there instead if there is one), from before sh CMDFILE until a second
-#             after it (RCU frees), then SIGINT as Ctrl-C; its output in
+#             after it (the frees: credentials after an RCU grace period,
+#             a table's objects by the module's reaper), then SIGINT as
+#             Ctrl-C; its output in
 #             OUT, the recipe's programs' BPF recursion misses in
 #             OUT.misses
 #   tracefs:  the recipe as written; its output in OUT
@@ -30,7 +32,9 @@ case $tool in
 perf)
 	if custom; then
 		line=$(cat "$r/perf")
-		# A second after CMD, for the frees RCU callbacks do.
+		# A second after CMD, for the frees: RCU callbacks drop the
+		# credentials' references, the module's reaper frees a table's
+		# objects once only the table holds them (every reap_ms).
 		(cd /root && eval "${line%% -- *}"' -- sh -c '\''sh "$1"; rc=$?; sleep 1; exit $rc'\'' sh "$cmd"') \
 			>"$out.cmd" 2>"$out"
 	else

@@ -6,7 +6,8 @@
 
 # Kernel arguments of the tracing guests (stap, perf, bpftrace).  SystemTap
 # and BPF drop an event that fires while one of their handlers already runs
-# on the same CPU, and user_structs are mostly freed from RCU callbacks in
+# on the same CPU, and credentials drop their user_structs (the kernel's
+# free_uid(), which the tapset's kprobe sees) from RCU callbacks in
 # softirq, which can interrupt any handler.  rcu_nocbs=all runs those
 # callbacks in rcuo kthreads instead (task context, bottom halves off), so
 # no uid event can nest and the checks can demand exact counts.  Lazy RCU
