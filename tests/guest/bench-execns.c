@@ -337,7 +337,10 @@ static double op_sample(enum op op)
 			waitpid(pid, &status, 0);
 			break;
 		case OP_SETUID:
-			/* a real uid change: alloc_uid() (find_user + insert), then free_uid() */
+			/*
+			 * a real uid change: alloc_uid() (find_user + insert) and
+			 * alloc_ucounts(); free_uid() and put_ucounts() are not hooked
+			 */
 			if (setresuid(1000, -1, -1) || setresuid(0, -1, -1))
 				die("setresuid");
 			break;

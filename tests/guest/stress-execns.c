@@ -120,7 +120,10 @@ static int failing_execns(unsigned int *seed)
 	return 0;
 }
 
-/* setuid churn in whatever table we are in: alloc_uid/free_uid. */
+/*
+ * setuid churn in whatever table we are in: alloc_uid() and alloc_ucounts()
+ * (hooked), free_uid() and put_ucounts() (the kernel's own, not hooked).
+ */
 static int setuid_churn(unsigned int *seed)
 {
 	for (int i = 0; i < 8; i++) {

@@ -323,11 +323,13 @@ static void sweep_execns(unsigned long flags, const char *name)
  * setuid() to a uid the table lacks (alloc_uid() and alloc_ucounts(), both
  * the module's there), fork() (the child's credentials, counted in the
  * table's ucounts, dropped again on every error path), and
- * unshare(CLONE_NEWUSER) (the new namespace is counted in the creator's
- * ucounts in the table, and gets the table's ucounts for its own uid).  Each
- * failure must be one of the errnos the kernel gives for it, with the
- * caller unchanged: its uids, its user namespace, its table; and after each
- * sweep the table's counts (nproc, user_namespaces) are where they were.
+ * unshare(CLONE_NEWUSER) (the new namespace is counted in the kernel's
+ * ucounts of the creator's uid, which inc_ucount() finds by key, and gets
+ * the table's ucounts for its own uid).  Each failure must be one of the
+ * errnos the kernel gives for it, with the caller unchanged: its uids, its
+ * user namespace, its table; and after each sweep the table's counts
+ * (nproc, and user_namespaces, which a namespace never adds to) are where
+ * they were.
  * unshare(2)'s manual page lists ENOMEM and ENOSPC (inc_user_namespaces()
  * failing), but not EAGAIN, which ksys_unshare() passes on from
  * set_cred_ucounts() when the new namespace's ucounts cannot be allocated:
@@ -343,7 +345,7 @@ static const struct {
 			{ EAGAIN, ENOMEM } },
 	[OP_FORK] = { "fork() inside a uid table (the child's credentials and counts)",
 		      { EAGAIN, ENOMEM } },
-	[OP_UNSHARE] = { "unshare(CLONE_NEWUSER) inside a uid table (the namespace counted in the table)",
+	[OP_UNSHARE] = { "unshare(CLONE_NEWUSER) inside a uid table (the new namespace's ucounts in the table)",
 			 { ENOMEM, ENOSPC, EAGAIN } },
 };
 #define NR_TABLE_OPS	(sizeof(table_ops) / sizeof(table_ops[0]))

@@ -411,9 +411,9 @@ done
 	table_head '| op | hooks on its path | variant |' '|---|---|---|' "$@"
 	for op in setuid getprio fork exec; do
 		case $op in
-		setuid) on="a setresuid pair: alloc_uid (find_user), free_uid, commit_creds, alloc_ucounts, put_ucounts; twice" ;;
+		setuid) on="a setresuid pair: alloc_uid (find_user), alloc_ucounts, commit_creds; twice" ;;
 		getprio) on="getpriority(PRIO_USER) of an absent uid: find_user" ;;
-		fork) on="fork+exit+wait: the cred's put (free_uid, put_ucounts) and the nproc count" ;;
+		fork) on="fork+exit+wait: none (no release is hooked); the nproc count in the table's ucounts" ;;
 		exec) on="fork+execve+wait: commit_creds and the above" ;;
 		esac
 		for v in inside outside-armed; do
