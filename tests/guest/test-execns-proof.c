@@ -2,12 +2,21 @@
 /*
  * The load-time proof (module/proof.c) on this kernel: its verdict is the
  * one tests/kernels.conf expects of the row (/etc/execns/proof: "proven",
- * or "refused TEXT" where TEXT is part of a failed check, such as the name
- * of a clone), its report and the kernel log agree line for line, and the
- * verdict holds where it matters: execns(CLONE_NEWUSER) makes a table, or
- * fails with EOPNOTSUPP leaving the caller as it was; the CLI names the
- * failed check; forbid_unshare is refused with the uid tables; and the
- * other namespaces work either way.
+ * or "partial TEXT" or "refused TEXT" where TEXT is part of the first
+ * failed check, such as a configuration option or the name of a clone),
+ * each failed check says what it costs, its report and the kernel log
+ * agree line for line, and the verdict holds where it matters:
+ *  - proven: execns(CLONE_NEWUSER) makes a table, execns -t runs, and
+ *    forbid_unshare can be set;
+ *  - partial (a path around a hook costs accounting, not memory: each
+ *    failed check ends "(costs accounting, not memory: X may stay
+ *    global)", or "(refuses forbid_unshare)"): tables are made all the
+ *    same, and forbid_unshare is refused exactly when a check ending
+ *    "(refuses forbid_unshare)" failed;
+ *  - refused (a check ending "(refuses uid tables)" failed):
+ *    execns(CLONE_NEWUSER) fails with EOPNOTSUPP leaving the caller as it
+ *    was, the CLI names the failed check, and forbid_unshare is refused;
+ * and the other namespaces work whatever the verdict.
  */
 #include "lib/test.h"
 
@@ -15,11 +24,30 @@
 #define EXPECT		"/etc/execns/proof"
 #define FORBID		"/sys/module/execns/parameters/forbid_unshare"
 #define CLI		"/usr/local/bin/execns"
-#define MAX_LINES	64
+#define MAX_FAILS	32
 
-static char report[8192], expect[256], first_fail[512];
-static unsigned int oks, fails, others;
-static bool proven, have_verdict;
+/* What each failed check ends with, by what it costs (module/proof.c). */
+#define COST_ACCOUNTING	" (costs accounting, not memory: "
+#define COST_GLOBAL	" may stay global)"
+#define COST_TABLES	" (refuses uid tables)"
+#define COST_FORBID	" (refuses forbid_unshare)"
+
+/* The kernel log's verdict line (module/proof.c's execns_proof_init()). */
+#define LOG_PROVEN	"checks passed: uid tables available, their accounting exact"
+#define LOG_PARTIAL	"uid tables available, some accounting may stay global, forbid_unshare"
+#define LOG_REFUSED	"uid tables refused, forbid_unshare refused ("
+
+static char report[8192], expect[256];
+static char *fail_line[MAX_FAILS];
+static unsigned int oks, fails, others, costs_accounting, costs_tables, costs_forbid, costs_unknown;
+static char verdict[16] = "missing";
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && !strcmp(s + n - t, tail);
+}
 
 static void read_report(void)
 {
@@ -31,23 +59,34 @@ static void read_report(void)
 		if (!strncmp(line, "ok ", 3)) {
 			oks++;
 		} else if (!strncmp(line, "FAIL ", 5)) {
-			if (!fails++)
-				snprintf(first_fail, sizeof(first_fail), "%s", line + 5);
-		} else if (!strcmp(line, "verdict proven") || !strcmp(line, "verdict refused")) {
-			have_verdict = true;
-			proven = !strcmp(line, "verdict proven");
+			if (fails < MAX_FAILS)
+				fail_line[fails] = line + 5;
+			fails++;
+			if (strstr(line, COST_ACCOUNTING) && ends_with(line, COST_GLOBAL))
+				costs_accounting++;
+			else if (ends_with(line, COST_TABLES))
+				costs_tables++;
+			else if (ends_with(line, COST_FORBID))
+				costs_forbid++;
+			else
+				costs_unknown++;
+		} else if (!strcmp(line, "verdict proven") || !strcmp(line, "verdict partial") ||
+			   !strcmp(line, "verdict refused")) {
+			snprintf(verdict, sizeof(verdict), "%s", line + strlen("verdict "));
 		} else {
 			others++;
 		}
 	}
 }
 
-/* Kernel log lines containing @what. */
+/* Kernel log lines containing @what (no single quote in it). */
 static int log_count(const char *what)
 {
-	char cmd[512], buf[16] = "";
+	char cmd[768], buf[16] = "";
 	FILE *f;
 
+	if (strchr(what, '\''))
+		return -1;
 	snprintf(cmd, sizeof(cmd), "dmesg | grep -cF -- '%s'", what);
 	f = popen(cmd, "r");
 	if (!f)
@@ -103,11 +142,28 @@ static int try_execns(long flags, bool check_state)
 	return child_code(&c);
 }
 
+/* Each failed check is in the kernel log once, as "load-time proof: LINE". */
+static bool fails_logged(void)
+{
+	char want[512];
+	bool ok = true;
+
+	for (unsigned int i = 0; i < fails && i < MAX_FAILS; i++) {
+		snprintf(want, sizeof(want), "load-time proof: %s", fail_line[i]);
+		if (log_count(want) != 1) {
+			ksft_print_msg("not once in the kernel log: %s\n", want);
+			ok = false;
+		}
+	}
+	return ok && fails <= MAX_FAILS;
+}
+
 int main(void)
 {
-	char out[2048], want[16] = "proven", *site = "";
+	char out[2048], want[16] = "proven", *site = "", line[160];
 	char *cli[] = { CLI, "-t", "/bin/true", NULL };
-	char line[80];
+	const char *first = "";
+	bool proven, partial, refused, forbid;
 	int rc, e;
 
 	test_start(8, 0);
@@ -117,59 +173,72 @@ int main(void)
 		sscanf(expect, "%15s", want);
 		site = expect + strlen(want) + (expect[strlen(want)] == ' ');
 	}
+	if (fails)
+		first = fail_line[0];
+	proven = !strcmp(verdict, "proven");
+	partial = !strcmp(verdict, "partial");
+	refused = !strcmp(verdict, "refused");
+	/* forbid_unshare is offered unless its own check failed or tables are refused. */
+	forbid = !costs_forbid && !costs_tables;
 
-	ksft_test_result(have_verdict && !others && oks + fails > 0,
-			 "%s: %u ok and %u failed checks, then a verdict\n", PROOF, oks, fails);
-	ksft_test_result(have_verdict && proven == !strcmp(want, "proven") &&
-			 (proven ? !fails : fails > 0),
-			 "verdict %s, as this row expects (%s)\n",
-			 have_verdict ? (proven ? "proven" : "refused") : "missing", want);
+	ksft_test_result(strcmp(verdict, "missing") && !others && oks + fails > 0 && !costs_unknown,
+			 "%s: %u ok and %u failed checks, each failure ending in what it costs (%u unknown), then a verdict\n",
+			 PROOF, oks, fails, costs_unknown);
+	ksft_test_result(!strcmp(verdict, want) &&
+			 (proven ? !fails :
+			  partial ? fails > 0 && !costs_tables && costs_accounting > 0 :
+			  refused && costs_tables > 0),
+			 "verdict %s, as this row expects (%s): %u failed checks, %u costing accounting, %u refusing uid tables, %u refusing forbid_unshare\n",
+			 verdict, want, fails, costs_accounting, costs_tables, costs_forbid);
 	if (proven)
 		ksft_test_result(true, "no failed check to name\n");
 	else
-		ksft_test_result(*site && strstr(first_fail, site),
-				 "the failed check names %s: %s\n", *site ? site : "(no site in " EXPECT ")",
-				 first_fail);
+		ksft_test_result(*site && strstr(first, site),
+				 "the first failed check names %s: %s\n", *site ? site : "(no site in " EXPECT ")",
+				 first);
 
-	snprintf(line, sizeof(line), "load-time proof: %u checks passed", oks);
 	if (proven) {
-		ksft_test_result(log_count(line) == 1 && log_count("uid tables refused:") == 0,
-				 "kernel log: \"%s\", and no refusal\n", line);
+		snprintf(line, sizeof(line), "load-time proof: %u %s", oks, LOG_PROVEN);
+		ksft_test_result(log_count(line) == 1 && log_count("load-time proof: ") == 1 &&
+				 log_count("uid tables refused:") == 0,
+				 "kernel log: \"%s\", no other line of the proof's, and no refusal\n", line);
 	} else {
-		snprintf(line, sizeof(line), "load-time proof: %u of %u checks failed", fails,
-			 oks + fails);
-		ksft_test_result(log_count(line) == 1 &&
-				 log_count("uid tables refused:") == (int)fails &&
-				 log_count(first_fail) >= 1,
-				 "kernel log: \"%s\", and one line per failed check\n", line);
+		snprintf(line, sizeof(line), "load-time proof: %u of %u checks failed: %s%s", fails,
+			 oks + fails, partial ? LOG_PARTIAL : LOG_REFUSED,
+			 partial ? (forbid ? " available (" : " refused (") : "");
+		ksft_test_result(log_count(line) == 1 && fails_logged() &&
+				 log_count("load-time proof: ") == (int)fails + 1,
+				 "kernel log: \"%s...\", and each failed check once\n", line);
 	}
 
-	e = try_execns(CLONE_NEWUSER, !proven);
-	if (proven)
-		ksft_test_result(e == 0, "execns(CLONE_NEWUSER) makes a uid table (errno %d)\n", e);
-	else
+	e = try_execns(CLONE_NEWUSER, refused);
+	if (refused)
 		ksft_test_result(e == EOPNOTSUPP,
 				 "execns(CLONE_NEWUSER) fails with EOPNOTSUPP, the caller unchanged (errno %d)\n",
 				 e);
+	else
+		ksft_test_result(e == 0, "execns(CLONE_NEWUSER) makes a uid table%s (errno %d)\n",
+				 partial ? ", the proof's verdict partial" : "", e);
 
 	rc = child_exec(cli, CHILD_STDOUT | CHILD_STDERR, NULL, NULL, 30, out, sizeof(out));
 	out[strcspn(out, "\n")] = '\0';
-	if (proven)
-		ksft_test_result(rc == 0, "execns -t true: exit %d\n", rc);
-	else
+	if (refused)
 		ksft_test_result(rc == 125 && strstr(out, "load-time proof failed") &&
-				 strstr(out, first_fail) && strstr(out, PROOF),
+				 strstr(out, first) && strstr(out, PROOF),
 				 "execns -t true: exit %d, one line naming the check (%s)\n", rc, out);
+	else
+		ksft_test_result(rc == 0, "execns -t true: exit %d\n", rc);
 
 	e = param_write(FORBID, "1");
-	if (proven) {
+	if (forbid) {
 		ksft_test_result(!e && !param_write(FORBID, "0"),
-				 "forbid_unshare can be set and cleared (errno %d)\n", e);
+				 "forbid_unshare can be set and cleared, no check refusing it failed (errno %d)\n",
+				 e);
 	} else {
 		read_line(FORBID, line, sizeof(line));
 		ksft_test_result(e == EOPNOTSUPP && line[0] == 'N',
-				 "forbid_unshare=1 is refused with EOPNOTSUPP (errno %d, value %s)\n",
-				 e, line);
+				 "forbid_unshare=1 is refused with EOPNOTSUPP, as %s (errno %d, value %s)\n",
+				 costs_tables ? "uid tables are" : "a check refusing it failed", e, line);
 	}
 
 	e = try_execns(CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET, false);

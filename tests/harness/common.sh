@@ -81,9 +81,11 @@ kernel_flavour() { kernel_field "$1" 5; }
 
 # kernel_proof NAME: the verdict the module's load-time proof must give on
 # a kernel, as the guest finds it in /etc/execns/proof: "proven", or
-# "refused SITE" (the column's refused:SITE), SITE being part of the
-# proof's first failed check; or "refused-insmod WORD" where execns.ko
-# refuses the kernel at insmod (run-tests asserts that instead).
+# "partial WORD" (the column's partial:WORD: uid tables offered, some of
+# their accounting unproven) or "refused SITE" (refused:SITE: uid tables
+# refused), WORD or SITE being part of the proof's first failed check; or
+# "refused-insmod WORD" where execns.ko refuses the kernel at insmod
+# (run-tests asserts that instead).
 kernel_proof() {
 	local v
 	v=$(kernel_field "$1" 6)
@@ -91,9 +93,10 @@ kernel_proof() {
 	proven) echo proven ;;
 	any) echo any ;;
 	in-tree) echo in-tree ;;
+	partial:?*) printf 'partial %s\n' "${v#partial:}" ;;
 	refused:?*) printf 'refused %s\n' "${v#refused:}" ;;
 	refused-insmod:?*) printf 'refused-insmod %s\n' "${v#refused-insmod:}" ;;
-	*) die "KERNEL=$1: proof column '$v' in tests/kernels.conf is neither proven, refused:SITE, refused-insmod:WORD nor in-tree" ;;
+	*) die "KERNEL=$1: proof column '$v' in tests/kernels.conf is neither proven, partial:WORD, refused:SITE, refused-insmod:WORD nor in-tree" ;;
 	esac
 }
 
@@ -112,13 +115,15 @@ kernel_built() { [ "$(kernel_flavour "$1")" = - ]; }
 # kernels built here, not the other flavours (cloud-amd64, rt-amd64,
 # arm64-16k: the same source and the same tools as their main flavour,
 # at 3-5 CPU-minutes a row; `make trace-check KERNEL=K` runs them), nor a
-# row whose uid tables the load-time proof refuses (every tracing check
-# counts a uid table's events), nor a tree of your own (proof "any": its
-# BTF and debuginfo are whatever its configuration chose).
+# row whose uid tables the load-time proof refuses or proves only in part
+# (every tracing check counts a uid table's events exactly, and where a
+# hook is unproven some may be the kernel's), nor a tree of your own
+# (proof "any": its BTF and debuginfo are whatever its configuration
+# chose).
 tools_row() {
 	local f
 	f=$(kernel_flavour "$1")
-	case $(kernel_proof "$1") in refused* | any | in-tree) return 1 ;; esac
+	case $(kernel_proof "$1") in refused* | partial* | any | in-tree) return 1 ;; esac
 	[ "$f" = - ] || [ "$f" = "$(arch_deb "$(kernel_arch "$1")")" ]
 }
 

@@ -158,8 +158,10 @@ make_initramfs() {
 	printf '%s\n' "${EXECNS_TESTS:-}" >"$r/etc/execns/tests"
 	printf '%s\n' "$cmd" >"$r/etc/execns/cmd"
 	printf '%s\n' "$kernel" >"$r/etc/execns/kernel"
-	# The load-time proof's expected verdict (tests/kernels.conf):
-	# run-tests holds the module's /proc/execns/proof to it.
+	# The load-time proof's expected verdict (tests/kernels.conf: proven,
+	# partial WORD, refused SITE, refused-insmod WORD, in-tree or any):
+	# run-tests holds the module's /proc/execns/proof to it, and runs the
+	# uid-table programs unless it is refused.
 	kernel_proof "$kernel" >"$r/etc/execns/proof"
 	printf '%s\n' "$results_port" >"$r/etc/execns/results"
 	# EXECNS_LOAD=no: run and shell modes leave the module unloaded (a
