@@ -254,14 +254,148 @@ static char *read_line(const char *path, char *buf, size_t len)
 	return s;
 }
 
+/*
+ * What the module's load-time proof says (/proc/execns/proof): one line
+ * per check, "ok ..." or "FAIL ...", each FAIL line ending in what it
+ * costs, then "verdict proven|partial|refused".
+ */
+#define PROOF_LINE	512
+#define PROOF_GLOBALS	8
+#define COST_TABLES	" (refuses uid tables)"
+#define COST_FORBID	" (refuses forbid_unshare)"
+#define COST_ACCOUNTING	" (costs accounting, not memory: "
+#define MAY_STAY_GLOBAL	" may stay global)"
+
+struct proof {
+	char verdict[16];		/* "" when the file has no verdict line */
+	char first[PROOF_LINE];		/* the first FAIL line, without "FAIL " */
+	char tables[PROOF_LINE];	/* the first that refuses uid tables */
+	char forbid[PROOF_LINE];	/* the first that refuses forbid_unshare */
+	/* The distinct counters the partial failures name (their "X may stay global"). */
+	char global[PROOF_GLOBALS][PROOF_LINE];
+	size_t nglobal;
+};
+
+static bool ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), m = strlen(end);
+
+	return n >= m && !strcmp(s + n - m, end);
+}
+
+/* The first len bytes of src (at most size - 1 of them), as a string in dst. */
+static void copy_n(char *dst, size_t size, const char *src, size_t len)
+{
+	len = strnlen(src, len < size ? len : size - 1);
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+static void copy_line(char *dst, const char *src)
+{
+	copy_n(dst, PROOF_LINE, src, PROOF_LINE);
+}
+
+/* One FAIL line's text (after "FAIL "), into p. */
+static void proof_fail(struct proof *p, const char *text)
+{
+	const char *what = strstr(text, COST_ACCOUNTING);
+	char global[PROOF_LINE];
+	size_t i, len;
+
+	if (!p->first[0])
+		copy_line(p->first, text);
+	if (!p->tables[0] && ends_with(text, COST_TABLES))
+		copy_line(p->tables, text);
+	if (!p->forbid[0] && ends_with(text, COST_FORBID))
+		copy_line(p->forbid, text);
+	if (!what || !ends_with(text, MAY_STAY_GLOBAL))
+		return;
+	what += strlen(COST_ACCOUNTING);
+	if (strlen(what) <= strlen(MAY_STAY_GLOBAL))
+		return;
+	len = strlen(what) - strlen(MAY_STAY_GLOBAL);
+	copy_n(global, sizeof(global), what, len);
+	for (i = 0; i < p->nglobal; i++)
+		if (!strcmp(p->global[i], global))
+			return;
+	if (p->nglobal < PROOF_GLOBALS)
+		copy_line(p->global[p->nglobal++], global);
+}
+
+/* Read /proc/execns/proof into p; -1 (errno set) if it cannot be read. */
+static int read_proof(struct proof *p)
+{
+	FILE *f = fopen(PROC_PROOF, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	memset(p, 0, sizeof(*p));
+	if (!f)
+		return -1;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "verdict ", 8))
+			copy_n(p->verdict, sizeof(p->verdict), line + 8, sizeof(p->verdict));
+		else if (!strncmp(line, "FAIL ", 5))
+			proof_fail(p, line + 5);
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+/* A FAIL line's text without its cost, which the caller says in words. */
+static int without_cost(const char *text, const char *cost)
+{
+	size_t n = strlen(text);
+
+	return (int)(ends_with(text, cost) ? n - strlen(cost) : n);
+}
+
+/*
+ * --version's lines about the loaded module's proof: its verdict, what it
+ * costs (for partial, what may stay global), and forbid_unshare when that
+ * is refused.
+ */
+static void show_proof(void)
+{
+	static struct proof p;
+	const char *why;
+	size_t i;
+
+	if (read_proof(&p)) {
+		printf("proof unknown (%s: %s)\n", PROC_PROOF, strerror(errno));
+		return;
+	}
+	if (!strcmp(p.verdict, "proven")) {
+		puts("proof proven: uid tables available, their accounting exact");
+	} else if (!strcmp(p.verdict, "partial")) {
+		puts("proof partial: uid tables available, but what follows may stay global (shared with the same uid outside the table):");
+		for (i = 0; i < p.nglobal; i++)
+			printf("  %s\n", p.global[i]);
+		if (!p.nglobal)
+			printf("  see %s\n", PROC_PROOF);
+	} else if (!strcmp(p.verdict, "refused")) {
+		why = p.tables[0] ? p.tables : p.first[0] ? p.first : "see " PROC_PROOF;
+		printf("proof refused: uid tables refused: %.*s\n", without_cost(why, COST_TABLES), why);
+	} else {
+		printf("proof unknown (%s has no verdict line)\n", PROC_PROOF);
+	}
+	if (p.forbid[0])
+		printf("forbid_unshare refused: %.*s\n", without_cost(p.forbid, COST_FORBID), p.forbid);
+}
+
 static void __attribute__((noreturn)) version(void)
 {
 	char buf[64];
 
 	printf("%s %s\n", me(), EXECNS_VERSION);
-	if (read_line(EXECNS_SYSFS_VERSION, buf, sizeof(buf)))
+	if (read_line(EXECNS_SYSFS_VERSION, buf, sizeof(buf))) {
 		printf("module %s\n", buf);
-	else if (execns_in_tree())
+		show_proof();
+	} else if (execns_in_tree())
 		puts("module not loaded; the kernel has execns(2) of its own");
 	else
 		puts("module not loaded");
@@ -695,21 +829,27 @@ static void fail_slot(int e)
 }
 
 /*
- * EOPNOTSUPP for a uid table: the module's load-time proof found a way
- * around its uid hooks on this kernel.  Names the first failed check.
+ * EOPNOTSUPP for a uid table: the module's load-time proof refused uid
+ * tables on this kernel (a check that ends "(refuses uid tables)": the
+ * hand-over's commit_creds(), the kernel's uid lock and cache), or, with
+ * a verdict that offers them, the module found it cannot make them here
+ * (the kernel log's "uid tables refused:" line).  A failure that only
+ * costs accounting (verdict partial) never refuses them.
  */
 static void __attribute__((noreturn)) fail_proof(void)
 {
-	char line[512] = "";
-	FILE *f = fopen(PROC_PROOF, "re");
+	static struct proof p;
+	const char *why;
 
-	while (f && fgets(line, sizeof(line), f) && strncmp(line, "FAIL ", 5))
-		line[0] = '\0';
-	if (f)
-		fclose(f);
-	line[strcspn(line, "\n")] = '\0';
-	errx(EXIT_EXECNS, "uid tables are refused on this kernel: the module's load-time proof failed (%s); namespaces still work without -t; see %s and execns(2)",
-	     line[0] ? line + 5 : "see " PROC_PROOF, PROC_PROOF);
+	if (read_proof(&p) || !p.verdict[0])
+		errx(EXIT_EXECNS, "uid tables are refused on this kernel: the module's load-time proof failed (see %s); namespaces still work without -t; see %s and execns(2)",
+		     PROC_PROOF, PROC_PROOF);
+	why = p.tables[0] ? p.tables : !strcmp(p.verdict, "refused") && p.first[0] ? p.first : NULL;
+	if (why)
+		errx(EXIT_EXECNS, "uid tables are refused on this kernel: the module's load-time proof failed (%s); namespaces still work without -t; see %s and execns(2)",
+		     why, PROC_PROOF);
+	errx(EXIT_EXECNS, "uid tables are refused on this kernel: its load-time proof says %s, but the module cannot use the kernel's uid lock or cache here (the kernel log's \"uid tables refused:\" line says why); namespaces still work without -t; see execns(2)",
+	     p.verdict);
 }
 
 /* Why execns(2) failed, in one line; exits.  self: it was execns's stage 2. */
