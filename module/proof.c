@@ -108,8 +108,8 @@ enum {
  * kernel/cred.c of commit_creds(): those are called from other files only.
  * alloc_ucounts() is called from kernel/cred.c's set_cred_ucounts(), which
  * kernel/cred.c's copy_creds() calls for clone(CLONE_NEWUSER) (and GCC
- * inlines there on Debian's 6.1), and from kernel/ucount.c's inc_ucount(),
- * whose calls must reach the kernel's own alloc_ucounts() anyway.
+ * inlines there on Debian's 6.1, 6.12 and 7.3), and from kernel/ucount.c's
+ * inc_ucount(), whose calls must reach the kernel's own alloc_ucounts().
  */
 static struct execns_proof_fn execns_proof_fns[EXECNS_FN_COUNT] = {
 	[EXECNS_FN_ALLOC_UID] = { .name = "alloc_uid", .role = EXECNS_PROOF_HOOKED,
