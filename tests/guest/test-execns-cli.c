@@ -467,6 +467,20 @@ static void test_creds_time_dirs(char *out, size_t len)
 			 "--root --wd: the program runs in the new root, in /sub (%.*s)", (int)strcspn(out, "\n"), out);
 }
 
+/* The word of /proc/execns/proof's last line, "verdict WORD" ("" if none). */
+static const char *proof_verdict(void)
+{
+	static char text[8192], word[16];
+	char *last;
+
+	word[0] = '\0';
+	read_text("/proc/execns/proof", text, sizeof(text));
+	last = strstr(text, "verdict ");
+	if (last)
+		sscanf(last, "verdict %15s", word);
+	return word;
+}
+
 /*
  * --which and --version: the module's table ids and version; on a kernel
  * with execns(2) of its own, the uid table's inode (the initial table's
@@ -474,7 +488,8 @@ static void test_creds_time_dirs(char *out, size_t len)
  */
 static void test_which_version(char *out, size_t len)
 {
-	char mod[64] = "", want[160], pid[16];
+	char mod[64] = "", want[200], pid[16];
+	const char *verdict;
 	int in_tree = execns_in_tree();
 	int st, ok;
 
@@ -502,10 +517,13 @@ static void test_which_version(char *out, size_t len)
 	}
 	read_text("/sys/module/execns/version", mod, sizeof(mod));
 	mod[strcspn(mod, "\n")] = '\0';
-	snprintf(want, sizeof(want), "execns %s\nmodule %s\n", mod, mod);
+	verdict = proof_verdict();
+	/* The versions, then the proof's verdict ("proof VERDICT: ..."). */
+	snprintf(want, sizeof(want), "execns %s\nmodule %s\nproof %s: ", mod, mod, verdict);
 	st = run((char *[]){ CLI, "--version", NULL }, out, len);
-	ksft_test_result(st == 0 && *mod && !strcmp(out, want),
-			 "--version: the CLI's and the loaded module's, one version (%s)", mod);
+	ksft_test_result(st == 0 && *mod && *verdict && !strncmp(out, want, strlen(want)),
+			 "--version: the CLI's and the loaded module's, one version (%s), then the proof's verdict (%s)",
+			 mod, verdict);
 }
 
 /* Mode "clock": the monotonic clock's seconds. */
