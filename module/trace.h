@@ -9,13 +9,15 @@
  *   uid_alloc       a user_struct joined a module table
  *   uid_find        a lookup in a module table (find_user(), and the first
  *                   step of alloc_uid()); refs is 0 when nothing was found
- *   uid_free        the last reference to a module user_struct is gone; its
- *                   counters should all be zero by then
- *   ucounts_alloc   a struct ucounts (RLIMIT_NPROC, SIGPENDING, MSGQUEUE,
- *                   MEMLOCK and the per-user ucount limits) joined a table
- *   ucounts_free    the last reference to a module ucounts is gone
+ *   uid_free        the reaper freed a module user_struct: nothing but its
+ *                   table held it any more; its counters should all be zero
+ *   ucounts_alloc   a struct ucounts (RLIMIT_NPROC, SIGPENDING, MSGQUEUE and
+ *                   MEMLOCK of credentials) joined a table
+ *   ucounts_free    the reaper freed a module ucounts
  *   table_create    a new table, child of parent (0: the kernel's own table)
- *   table_destroy   a table's last user_struct or ucounts is gone
+ *   table_destroy   the reaper freed a table: nothing but it held its objects
+ *
+ * refs never counts the table's own reference on each of its objects.
  *
  * Users of the kernel's global table do not pass through the module: the
  * tapset's kprobes cover those.

@@ -83,8 +83,8 @@ static struct ucounts *execns_uc_new(struct user_namespace *ns, kuid_t uid)
 }
 
 /*
- * Caller holds ucounts_lock.  Not inlined, nor execns_uc_unlinked(): the
- * SystemTap tapset's execns.ucounts.alloc and .free.
+ * Caller holds ucounts_lock.  Not inlined, nor execns_uc_unlinked(): a
+ * place for a kprobe beside the ucounts_alloc and ucounts_free tracepoints.
  */
 static noinline void execns_uc_insert(struct execns_uc_set *set, u64 table,
 				      struct ucounts *uc)

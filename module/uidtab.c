@@ -350,7 +350,7 @@ static void execns_reap_users(struct execns_uidtab *tab, struct execns_reaped *r
 }
 
 /*
- * Not inlined: the SystemTap tapset's execns.table.destroy.  Caller holds
+ * Not inlined: a place for a kprobe beside table_destroy.  Caller holds
  * execns_tables_lock; @tab has no object left, so no task is in it and
  * none can enter it.
  */
