@@ -8,7 +8,10 @@
  * Written 1 (the seed's policy), unshare(2) with CLONE_NEWIPC or
  * CLONE_NEWUSER fails with EINVAL and changes nothing, other flags are not
  * affected, nor is clone(2) with those flags; written 0 again, unshare works
- * again.  Each attempt runs in a child of its own.
+ * again.  Each attempt runs in a child of its own.  Where the module's
+ * load-time proof refuses forbid_unshare (a check ending "(refuses
+ * forbid_unshare)" failed, as on lto), writing 1 must fail with
+ * EOPNOTSUPP and leave it off, and the checks of its effect skip.
  */
 #include <sched.h>
 #include "lib/test.h"
@@ -88,6 +91,7 @@ int main(int argc, char **argv)
 	const char *forbid = ut_forbid_unshare();
 	char v0[8], v[8];
 	struct child o;
+	int ret, err;
 
 	CHILD_DISPATCH(modes, argc, argv);
 
@@ -105,9 +109,20 @@ int main(int argc, char **argv)
 			 "forbid_unshare=0: unshare(CLONE_NEWUSER) makes a kernel user namespace, no uid table (ret %ld, errno %ld, table %ld)",
 			 child_val(&o, "ret"), child_val(&o, "err"), child_val(&o, "self"));
 
-	write_knob(forbid, "1");
+	ret = write_knob(forbid, "1");
+	err = ret ? errno : 0;
 	read_line(forbid, v, sizeof(v));
-	ksft_test_result(!strcmp(v, "Y") || !strcmp(v, "1"), "forbid_unshare set to 1, the seed's policy (%s)", v);
+	if (ut_forbid_refused()) {
+		ksft_test_result(ret && err == EOPNOTSUPP && !strcmp(v, "N"),
+				 "forbid_unshare=1 is refused with EOPNOTSUPP, as the load-time proof refuses it here (errno %d, still %s)",
+				 err, v);
+		for (int i = 0; i < 5; i++)
+			ksft_test_result_code(KSFT_SKIP, "forbid_unshare=1's effect",
+					      "the load-time proof refuses forbid_unshare here (/proc/execns/proof)");
+		goto off;
+	}
+	ksft_test_result(!ret && (!strcmp(v, "Y") || !strcmp(v, "1")),
+			 "forbid_unshare set to 1, the seed's policy (%s, errno %d)", v, err);
 	child_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
 	ksft_test_result(child_val(&o, "ret") == -1 && child_val(&o, "err") == EINVAL && child_val(&o, "changed") == 0,
 			 "forbid_unshare=1: unshare(CLONE_NEWIPC) as root is EINVAL, ipc namespace unchanged (errno %ld)",
@@ -129,6 +144,7 @@ int main(int argc, char **argv)
 			 "forbid_unshare=1: clone(CLONE_NEWUSER) works, the child has its own user namespace (%ld, errno %ld)",
 			 child_val(&o, "ret"), child_val(&o, "err"));
 
+off:
 	write_knob(forbid, "0");
 	read_line(forbid, v, sizeof(v));
 	ksft_test_result(!strcmp(v, "N") || !strcmp(v, "0"), "forbid_unshare set back to 0 (%s)", v);

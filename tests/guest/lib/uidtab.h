@@ -80,6 +80,36 @@ static inline const char *ut_forbid_unshare(void)
 	return execns_in_tree() ? "/proc/sys/kernel/forbid_unshare" : EXECNS_SYSFS_DIR "/forbid_unshare";
 }
 
+/*
+ * Whether the module's load-time proof refuses forbid_unshare here: a
+ * FAIL line of /proc/execns/proof ending "(refuses forbid_unshare)" or
+ * "(refuses uid tables)" (module/proof.c; writing 1 is then EOPNOTSUPP).
+ * 0 on the twin, whose sysctl nothing refuses.
+ */
+static inline int ut_forbid_refused(void)
+{
+	static const char *const tails[] = { " (refuses forbid_unshare)\n", " (refuses uid tables)\n" };
+	char line[512];
+	FILE *f;
+	int refused = 0;
+
+	if (execns_in_tree())
+		return 0;
+	f = fopen("/proc/execns/proof", "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line);
+
+		if (strncmp(line, "FAIL ", 5))
+			continue;
+		for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++)
+			if (n >= strlen(tails[i]) && !strcmp(line + n - strlen(tails[i]), tails[i]))
+				refused = 1;
+	}
+	if (f)
+		fclose(f);
+	return refused;
+}
+
 /* A table's id on the twin: its nsfs inode, 0 for the initial table, as the module's ids. */
 static inline long ut_ino_id(unsigned long ino)
 {
