@@ -116,14 +116,15 @@ lint: deps
 # Knobs (environment or make variables): BENCH_BOOTS, BENCH_ROUNDS,
 # BENCH_SAMPLES, BENCH_TABLES; STRESS_TABLES (the disarm proof's count),
 # STRESS_PROCS, STRESS_ITERS, STRESS_DEPTH.
-# Not the debug kernels by default: their detectors (KASAN, lockdep) are
-# what their instruction counts would measure; nor the rows whose uid
-# tables the load-time proof refuses (trixie-rt, bypass, lto: half the
-# benchmarks need a table).  twin and twin-base give the three-column table
-# (execve, module, in-tree; bench.sh).
+# Not the debug kernels by default (debug, bypass, twin-debug): their
+# detectors (KASAN, lockdep) are what their instruction counts would
+# measure; nor the rows whose uid tables the load-time proof refuses or
+# proves only in part (lto: half the benchmarks need a table, and what
+# they time there may be the kernel's own objects).  twin and twin-base
+# give the three-column table (execve, module, in-tree; bench.sh).
 bench_rows = $(shell awk '!/^\#/ && NF && ($$6 == "proven" || $$6 == "in-tree") { print $$1 }' tests/kernels.conf)
 bench: deps
-	@$(H)/bench.sh $(call pick,$(filter $(bench_rows),$(filter-out debug twin-debug,$(KERNELS))))
+	@$(H)/bench.sh $(call pick,$(filter $(bench_rows),$(filter-out debug bypass twin-debug,$(KERNELS))))
 
 stress: deps
 	@$(H)/stress.sh $(call pick,$(KERNELS))

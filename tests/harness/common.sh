@@ -119,10 +119,12 @@ kernel_built() { [ "$(kernel_flavour "$1")" = - ]; }
 # (every tracing check counts a uid table's events exactly, and where a
 # hook is unproven some may be the kernel's), nor a tree of your own
 # (proof "any": its BTF and debuginfo are whatever its configuration
-# chose).
+# chose), nor bypass (the debug kernel with one patch, tests/bypass/: its
+# tools lane would be the debug row's again).
 tools_row() {
 	local f
 	f=$(kernel_flavour "$1")
+	[ "$1" != bypass ] || return 1
 	case $(kernel_proof "$1") in refused* | partial* | any | in-tree) return 1 ;; esac
 	[ "$f" = - ] || [ "$f" = "$(arch_deb "$(kernel_arch "$1")")" ]
 }
