@@ -144,12 +144,31 @@ versions_match() {
 	return $rc
 }
 
+# hooked_functions_agree: the module's hooks (each EXECNS_*_HOOK("NAME")
+# in module/*.c) are the one list of hooked functions; the load-time
+# proof's hooked entries (module/proof.c), the preflight's HOOKED and
+# hook-sites.sh's hooked must name the same set.
+hooked_functions_agree() {
+	local want proof pre sites rc=0
+	want=$(grep -ho 'EXECNS_[A-Z]*_HOOK("[a-z_]*"' "$TOP"/module/*.c | sed 's/.*("\(.*\)"/\1/' | sort -u | xargs)
+	proof=$(grep -o '\.name = "[a-z_]*", \.role = EXECNS_PROOF_HOOKED' "$TOP/module/proof.c" |
+		sed 's/.*"\(.*\)".*/\1/' | sort -u | xargs)
+	pre=$(sed -n 's/^HOOKED="\(.*\)"$/\1/p' "$TOP/userspace/execns-preflight" | tr ' ' '\n' | sort -u | xargs)
+	sites=$(sed -n 's/^hooked="\(.*\)"$/\1/p' "$TOP/tests/harness/hook-sites.sh" | tr ' ' '\n' | sort -u | xargs)
+	echo "module/*.c hooks: $want"
+	[ -n "$want" ] || { echo "no EXECNS_*_HOOK(\"NAME\") in module/*.c"; rc=1; }
+	[ "$proof" = "$want" ] || { echo "module/proof.c's hooked entries ($proof) differ: list each hooked function there"; rc=1; }
+	[ "$pre" = "$want" ] || { echo "userspace/execns-preflight's HOOKED ($pre) differs"; rc=1; }
+	[ "$sites" = "$want" ] || { echo "tests/harness/hook-sites.sh's hooked ($sites) differs"; rc=1; }
+	return $rc
+}
+
 parts=${LINT_PARTS:-all}
 deb_kernels=("$@")
 case $parts in
-all) plan=$(( $# * 5 + 8 )) ;;
+all) plan=$(( $# * 5 + 9 )) ;;
 kernels) plan=$(( $# * 5 )) ;;
-common) plan=8; set -- ;;
+common) plan=9; set -- ;;
 *) die "lint.sh: LINT_PARTS must be all, kernels or common, not '$parts'" ;;
 esac
 
@@ -283,6 +302,10 @@ rc=0
 (cd "$TOP/docs" && mandoc -Tlint -W style ./*.[1-8]) >"$log" 2>&1 || rc=1
 [ ! -s "$log" ] || rc=1
 ktap_result $rc "man pages lint-clean (mandoc -Tlint): $(cd "$TOP/docs" && echo ./*.[1-8] | sed 's|\./||g')" "$log"
+log=$LOGS/lint-hooked.log
+rc=0
+hooked_functions_agree >"$log" 2>&1 || rc=1
+ktap_result $rc "one list of hooked functions: the module's hooks, the proof's, the preflight's and hook-sites.sh's agree" "$log"
 log=$LOGS/lint-versions.log
 rc=0
 versions_match >"$log" 2>&1 || rc=1
