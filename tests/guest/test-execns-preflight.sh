@@ -5,8 +5,10 @@
 # On a plain boot (the suite's: the module loaded by run-tests), every row
 # of the matrix must get a yes (exit 0) for the module the suite loaded,
 # with the slot it took and the proof's verdict that tests/kernels.conf
-# expects (/etc/execns/proof): "ok" when proven, "warn" naming the failed
-# check when refused.  Then two "no"s: without --module and no kernel
+# expects (/etc/execns/proof): "ok" when proven, "warn" saying partial
+# when partial (uid tables offered, some accounting unproven), "warn"
+# naming the failed check when refused, and a "warn" on forbid_unshare
+# exactly where the proof refuses it.  Then two "no"s: without --module and no kernel
 # headers in the guest (none are installed there), the headers check must
 # fail with the exact Debian package; and given (--config) a copy of this
 # kernel's own configuration with CONFIG_KPROBES taken out, the config
@@ -130,24 +132,37 @@ in-tree\ *)
 	ktap_result $r "module, headers (not needed), architecture, config and signatures are ok"
 	r=0; line "^ok   syscall slot: execns is loaded, on syscall $slot " || r=1
 	ktap_result $r "the slot line names the module's syscall ($slot)"
+	# forbid_unshare: refused where a check refusing it or uid tables failed.
+	if grep -qE '^FAIL .* \(refuses (forbid_unshare|uid tables)\)$' /proc/execns/proof; then
+		forbid=refused
+	else
+		forbid=offered
+	fi
 	r=0
 	case $expect in
 	proven) line '^ok   uid tables: the load-time proof says proven' ;;
+	partial) line '^warn uid tables: the load-time proof says partial: uid tables offered' ;;
 	refused) line "^warn uid tables: the load-time proof says refused: .*$site" ;;
 	*) false ;;
 	esac || r=1
-	ktap_result $r "the proof line agrees with tests/kernels.conf ($expect${site:+ $site})"
-	# The prediction from userspace: right on every proven row; on a
-	# refused row it sees a configuration (lto's CONFIG_LTO_CLANG) and a
-	# clone (a SITE with a dot: .part.N), not an inlined copy (bypass's
-	# dec_ucount), which only the proof finds.
+	case $forbid in
+	refused) line '^warn forbid_unshare: the load-time proof refuses it: ' ;;
+	*) ! line '^warn forbid_unshare: ' ;;
+	esac || r=1
+	ktap_result $r "the proof line agrees with tests/kernels.conf ($expect${site:+ $site}), and forbid_unshare is said to be $forbid"
+	# The prediction from userspace: right on every proven row; where the
+	# proof does not say proven it sees a configuration (lto's
+	# CONFIG_LTO_CLANG) and a clone (a SITE with a dot: .part.N), not an
+	# inlined copy, which only the proof finds.
 	preflight --module "$KO" --predict
 	r=0
 	case $expect:$site in
 	proven:*) line '^ok   uid tables: release .* \(predicted' ;;
+	partial:CONFIG_* | partial:*.*) line "^warn uid tables: the load-time proof will be partial \(predicted\): .*$site" ;;
 	refused:CONFIG_* | refused:*.*) line "^warn uid tables: the load-time proof will refuse them \(predicted\): .*$site" ;;
 	# An inlined copy is invisible from userspace: the prediction says ok.
-	refused:*) line '^ok   uid tables: release .* \(predicted' ;;
+	partial:* | refused:*) line '^ok   uid tables: release .* \(predicted' ;;
+	*) false ;;
 	esac || r=1
 	ktap_result $r "--predict: what userspace can see agrees ($expect${site:+ $site})"
 	# No --module, no module installed under /lib/modules/$R, and no
