@@ -908,12 +908,14 @@ static void test_nest(void)
 	int bad = bad_log();
 
 	go(CLONE_NEWUSER, -1, 0, &c, "nest", NULL);
-	ksft_test_result(child_ok(&c) && v(&c, "self1") > 0 && v(&c, "ino_self") > v(&c, "self1") &&
+	ksft_test_result(child_ok(&c) && v(&c, "self1") > 0 && v(&c, "ino_self") > 0 &&
+			 v(&c, "ino_self") != v(&c, "self1") &&
 			 v(&c, "ino_add_err") == 0 && v(&c, "ino_rm_err") == 0 && no_new_bad(bad) &&
 			 gone(v(&c, "ino_self")) && gone(v(&c, "self1")),
 			 "nested: inotify fd made by uid 1000 in table %ld, fd 0 of execns(CLONE_NEWUSER) into table %ld: uid 1000 adds and removes a watch (errno %ld, %ld), no WARNING, both tables gone after",
 			 v(&c, "self1"), v(&c, "ino_self"), v(&c, "ino_add_err"), v(&c, "ino_rm_err"));
-	ksft_test_result(child_ok(&c) && v(&c, "ep_self") > v(&c, "self1") && v(&c, "ep_add_err") == 0 &&
+	ksft_test_result(child_ok(&c) && v(&c, "ep_self") > 0 &&
+			 v(&c, "ep_self") != v(&c, "self1") && v(&c, "ep_add_err") == 0 &&
 			 (!ut_listing() || v(&c, "ep_t_epoll") == 1),
 			 "nested: epoll made by uid 1000 in table %ld, a watch added in table %ld inside it (errno %ld), counted on table %ld's uid 1000 (epoll_watches %ld)",
 			 v(&c, "self1"), v(&c, "ep_self"), v(&c, "ep_add_err"), v(&c, "self1"), v(&c, "ep_t_epoll"));
