@@ -572,8 +572,15 @@ bool execns_proof_forbid(void)
 	return !(execns_proof_costs & (BIT(EXECNS_COST_FORBID) | BIT(EXECNS_COST_TABLES)));
 }
 
+/*
+ * The report, after the entry window the branch counts used: how far
+ * before and after a symbol a direct branch still starts its function
+ * (module/arch/.../execns-arch.h).
+ */
 void execns_proof_show(struct seq_file *m)
 {
+	seq_printf(m, "entry window -%d +%d\n", EXECNS_ARCH_ENTRY_BEFORE,
+		   EXECNS_ARCH_ENTRY_AFTER);
 	seq_write(m, execns_proof_report, execns_proof_len);
 	seq_printf(m, "verdict %s\n", execns_proof_verdict());
 }

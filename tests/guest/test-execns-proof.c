@@ -16,8 +16,10 @@
  *  - refused (a check ending "(refuses uid tables)" failed):
  *    execns(CLONE_NEWUSER) fails with EOPNOTSUPP leaving the caller as it
  *    was, the CLI names the failed check, and forbid_unshare is refused;
- * and the other namespaces work whatever the verdict.
+ * and the other namespaces work whatever the verdict.  The entry window it
+ * counts branches in matches the kernel's configuration (call padding).
  */
+#include <sys/utsname.h>
 #include "lib/test.h"
 
 #define PROOF		"/proc/execns/proof"
@@ -41,6 +43,7 @@ static char report[8192], expect[256];
 static char *fail_line[MAX_FAILS];
 static unsigned int oks, fails, others, costs_accounting, costs_tables, costs_forbid, costs_unknown;
 static char verdict[16] = "missing";
+static int window_before = -1, window_after = -1;
 
 static bool ends_with(const char *s, const char *tail)
 {
@@ -73,6 +76,9 @@ static void read_report(void)
 		} else if (!strcmp(line, "verdict proven") || !strcmp(line, "verdict partial") ||
 			   !strcmp(line, "verdict refused")) {
 			snprintf(verdict, sizeof(verdict), "%s", line + strlen("verdict "));
+		} else if (sscanf(line, "entry window -%d +%d", &window_before,
+				  &window_after) == 2) {
+			continue;
 		} else {
 			others++;
 		}
@@ -95,6 +101,58 @@ static int log_count(const char *what)
 		buf[0] = '\0';
 	pclose(f);
 	return atoi(buf);
+}
+
+/*
+ * The value of CONFIG_@name in /boot/config-RELEASE (the harness puts the
+ * kernel's configuration there): 1 and @val, 0 when unset, -1 when there
+ * is no configuration to read.
+ */
+static int kconfig(const char *name, char *val, size_t len)
+{
+	char path[128], line[256], key[96];
+	struct utsname u;
+	int found = 0;
+	FILE *f;
+
+	uname(&u);
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	snprintf(key, sizeof(key), "CONFIG_%s=", name);
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, strlen(key)))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(val, len, "%s", line + strlen(key));
+		found = 1;
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * The entry window the proof reports: branches from the padding before a
+ * symbol count only where call-depth tracking's thunks run there
+ * (CONFIG_CALL_PADDING); a kernel with padding bytes but no call padding
+ * (the debug row) gets none.
+ */
+static void test_window(void)
+{
+	char pad[32] = "", bytes[32] = "0";
+	int have = kconfig("CALL_PADDING", pad, sizeof(pad));
+	int want;
+
+	if (have < 0) {
+		ksft_test_result_code(KSFT_SKIP, "entry window", "no /boot/config-RELEASE to check it against");
+		return;
+	}
+	kconfig("FUNCTION_PADDING_BYTES", bytes, sizeof(bytes));
+	want = have && !strcmp(pad, "y") ? atoi(bytes) : 0;
+	ksft_test_result(window_before == want && window_after >= 0,
+			 "entry window -%d +%d: %d bytes before a symbol, as CONFIG_CALL_PADDING %s and CONFIG_FUNCTION_PADDING_BYTES %s make it\n",
+			 window_before, window_after, want, have ? pad : "unset", bytes);
 }
 
 /* Write @s to the parameter @path: 0, or the write's errno. */
@@ -166,7 +224,7 @@ int main(void)
 	bool proven, partial, refused, forbid;
 	int rc, e;
 
-	test_start(8, 0);
+	test_start(9, 0);
 	read_report();
 	if (read_text(EXPECT, expect, sizeof(expect)) > 0) {
 		expect[strcspn(expect, "\n")] = '\0';
@@ -244,5 +302,6 @@ int main(void)
 	e = try_execns(CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET, false);
 	ksft_test_result(e == 0, "execns(CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET) works (errno %d)\n",
 			 e);
+	test_window();
 	ksft_finished();
 }

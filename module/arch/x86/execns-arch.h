@@ -131,9 +131,12 @@ static inline void execns_hook_redirect(struct ftrace_regs *fregs, void *target)
  * in the padding before the symbol that call-depth tracking's call thunks
  * use (CONFIG_CALL_PADDING, 6.2 on), whose code falls through into the
  * entry.  A call to the symbol + 4 of a function without ENDBR would be
- * inside its 5-byte __fentry__ call, which no compiler emits.
+ * inside its 5-byte __fentry__ call, which no compiler emits.  The padding
+ * counts only with CONFIG_CALL_PADDING: CONFIG_FUNCTION_PADDING_BYTES is
+ * also set without it (FUNCTION_ALIGNMENT), and that padding is alignment
+ * fill no branch targets, so accepting it would widen the window for nothing.
  */
-#ifdef CONFIG_FUNCTION_PADDING_BYTES
+#ifdef CONFIG_CALL_PADDING
 #define EXECNS_ARCH_ENTRY_BEFORE	CONFIG_FUNCTION_PADDING_BYTES
 #else
 #define EXECNS_ARCH_ENTRY_BEFORE	0
