@@ -20,6 +20,7 @@
  *           "verdict proven|partial|refused" (proof.c)
  */
 #include <linux/kernel.h>
+#include <linux/mutex.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/rcupdate.h>
@@ -35,30 +36,42 @@
 static struct proc_dir_entry *execns_proc_dir;
 
 /*
- * Threads whose real credentials' user_struct is in @tab, under RCU as
- * execns_pids_show() walks them.  One walk per table: tables are few,
- * and the view is for people, not for a hot path.
+ * Serialises the readers of /proc/execns/tables, which count tasks in the
+ * tables themselves (execns_uidtab_tasks_add()).
  */
-static unsigned int execns_table_tasks(struct execns_uidtab *tab)
-{
-	struct task_struct *g, *t;
-	unsigned int n = 0;
+static DEFINE_MUTEX(execns_tables_show_lock);
 
-	for_each_process_thread(g, t)
-		n += execns_uidtab_of(__task_cred(t)->user) == tab;
-	return n;
-}
-
+/*
+ * World-readable, so bounded for any reader: one walk over the threads
+ * (under RCU, as execns_pids_show()), each counted in its table, then one
+ * over the tables: O(threads + tables) per read, as ps(1) costs, never a
+ * walk of every thread per table.  No cond_resched() can go inside an RCU
+ * walk of the task list; a table the reaper unlinks meanwhile is freed
+ * only after this read-side section, so counting in it is safe.
+ */
 static int execns_tables_show(struct seq_file *m, void *v)
 {
 	struct execns_uidtab *tab;
+	struct task_struct *g, *t;
 
+	if (mutex_lock_killable(&execns_tables_show_lock))
+		return -EINTR;
 	rcu_read_lock();
 	for (tab = execns_uidtab_first(); tab; tab = execns_uidtab_next(tab))
-		execns_uidtab_show(m, tab, execns_table_tasks(tab));
+		execns_uidtab_tasks_clear(tab);
+	if (execns_uidtab_count()) {
+		for_each_process_thread(g, t) {
+			tab = execns_uidtab_of(__task_cred(t)->user);
+			if (tab)
+				execns_uidtab_tasks_add(tab);
+		}
+	}
+	for (tab = execns_uidtab_first(); tab; tab = execns_uidtab_next(tab))
+		execns_uidtab_show(m, tab);
 	for (tab = execns_uidtab_first(); tab; tab = execns_uidtab_next(tab))
 		execns_uidtab_show_ucounts(m, tab);
 	rcu_read_unlock();
+	mutex_unlock(&execns_tables_show_lock);
 	return 0;
 }
 

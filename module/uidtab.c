@@ -64,6 +64,7 @@ struct execns_uidtab {
 	struct list_head dead;		/* the reaper's, once unlinked */
 	DECLARE_HASHTABLE(users, EXECNS_UIDTAB_BITS);	/* by uid, uidhash_node */
 	struct execns_uc_set ucounts;
+	unsigned int shown_tasks;	/* /proc/execns/tables' count, its lock */
 };
 
 struct execns_member {
@@ -473,7 +474,17 @@ static unsigned int execns_user_refs(const struct user_struct *up)
 	return refs > EXECNS_TABLE_REFS ? refs - EXECNS_TABLE_REFS : 0;
 }
 
-void execns_uidtab_show(struct seq_file *m, struct execns_uidtab *tab, unsigned int tasks)
+void execns_uidtab_tasks_clear(struct execns_uidtab *tab)
+{
+	tab->shown_tasks = 0;
+}
+
+void execns_uidtab_tasks_add(struct execns_uidtab *tab)
+{
+	tab->shown_tasks++;
+}
+
+void execns_uidtab_show(struct seq_file *m, struct execns_uidtab *tab)
 {
 	struct user_struct *up;
 	unsigned int refs = 0, users = 0, r;
@@ -481,7 +492,7 @@ void execns_uidtab_show(struct seq_file *m, struct execns_uidtab *tab, unsigned 
 
 	/*
 	 * What holds the table: its user_structs' references, of which
-	 * @tasks are running tasks' real credentials; docs/security.md lists
+	 * shown_tasks are running tasks' real credentials; docs/security.md lists
 	 * the other holders (open files, pipes, epoll, io_uring, ...).
 	 */
 	hash_for_each_rcu(tab->users, bkt, up, uidhash_node) {
@@ -490,7 +501,7 @@ void execns_uidtab_show(struct seq_file *m, struct execns_uidtab *tab, unsigned 
 		users += !!r;
 	}
 	seq_printf(m, "table %llu parent %llu users %u tasks %u refs %u\n",
-		   tab->id, tab->parent_id, users, tasks, refs);
+		   tab->id, tab->parent_id, users, tab->shown_tasks, refs);
 	hash_for_each_rcu(tab->users, bkt, up, uidhash_node) {
 		r = execns_user_refs(up);
 		if (r)

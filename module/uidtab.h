@@ -76,8 +76,15 @@ void execns_uidtab_reap_now(void);
 /* The tables, under rcu_read_lock(), and one table's lines of /proc/execns/tables. */
 struct execns_uidtab *execns_uidtab_first(void);
 struct execns_uidtab *execns_uidtab_next(struct execns_uidtab *tab);
-/* @tasks: threads whose real credentials are in @tab (procfs.c counts them). */
-void execns_uidtab_show(struct seq_file *m, struct execns_uidtab *tab, unsigned int tasks);
+/*
+ * The threads whose real credentials are in @tab, as /proc/execns/tables
+ * shows them: procfs.c clears every table's count, adds each thread to its
+ * table's in one walk, then shows them, all under its lock and one
+ * rcu_read_lock().
+ */
+void execns_uidtab_tasks_clear(struct execns_uidtab *tab);
+void execns_uidtab_tasks_add(struct execns_uidtab *tab);
+void execns_uidtab_show(struct seq_file *m, struct execns_uidtab *tab);
 void execns_uidtab_show_ucounts(struct seq_file *m, struct execns_uidtab *tab);
 void execns_uidtab_stats(struct seq_file *m);
 
