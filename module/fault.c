@@ -4,10 +4,13 @@
  * private fs_struct, the namespaces, a uid table and its user_structs).
  * Global, not per task: it is meant for one test at a time.
  * fail_unregister: the same for ftrace's unregistering of a hook.
+ * fail_init: module init fails at its last step, after the syscall slot
+ * is armed and a wait for callers.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/atomic.h>
+#include <linux/delay.h>
 #include "fault.h"
 
 static atomic_t execns_fail_nth = ATOMIC_INIT(0);
@@ -87,4 +90,23 @@ MODULE_PARM_DESC(fail_unregister, "fail the Nth ftrace unregister from now as af
 bool execns_should_fail_unregister(const char *func)
 {
 	return execns_countdown(&execns_fail_unregister, "fail_unregister", func);
+}
+
+/*
+ * Load-time only.  The wait gives a caller spinning on the number time to
+ * reach the armed probes: it must still get ENOSYS, as the slot opens
+ * only once init cannot fail (slot.c), or it would run module text that
+ * the failed init is about to free.
+ */
+static bool execns_fail_init;
+module_param_named(fail_init, execns_fail_init, bool, 0400);
+MODULE_PARM_DESC(fail_init, "fail module init with EAGAIN after arming the syscall slot and waiting 2 s (testing; default off)");
+
+int execns_fault_init(void)
+{
+	if (!execns_fail_init)
+		return 0;
+	msleep(2000);
+	pr_info("fail_init: failing module init after the syscall slot was armed\n");
+	return -EAGAIN;
 }

@@ -25,6 +25,7 @@
 #include "uidhooks.h"
 #include "unshare.h"
 #include "procfs.h"
+#include "fault.h"
 
 static int __init execns_init(void)
 {
@@ -52,6 +53,11 @@ static int __init execns_init(void)
 	ret = execns_slot_init();
 	if (ret)
 		goto uninit_procfs;
+	ret = execns_fault_init();	/* fail_init (testing) */
+	if (ret)
+		goto uninit_slot;
+	/* Nothing can fail from here: callers may enter the module's text. */
+	execns_slot_open();
 
 	if (EXECNS_ARCH_HAS_COMPAT)
 		pr_info("loaded: execns is syscall %u (%s) and %u (%s)\n",
@@ -64,6 +70,8 @@ static int __init execns_init(void)
 			"" : ", so compat_syscall_nr is ignored");
 	return 0;
 
+uninit_slot:
+	execns_slot_uninit();
 uninit_procfs:
 	execns_procfs_uninit();
 uninit_unshare:

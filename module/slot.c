@@ -76,6 +76,16 @@ static long execns_compat_entry(const struct pt_regs *regs)
 static const struct pt_regs *execns_slot_test_regs;	/* set by init only */
 static bool execns_slot_test_seen;
 
+/*
+ * Whether the probes may redirect: set by execns_slot_open() once module
+ * init can no longer fail.  Before that, try_module_get() would succeed
+ * (a COMING module is live), and a failed init frees the module's text
+ * under a caller still inside it, whatever its reference: so until then
+ * the probes answer nothing and the number stays ENOSYS.  Release/acquire:
+ * a redirected caller sees everything init set up.
+ */
+static bool execns_slot_opened;
+
 static int execns_slot_redirect(struct pt_regs *regs, bool compat, unsigned int nr,
 				void *entry)
 {
@@ -86,7 +96,8 @@ static int execns_slot_redirect(struct pt_regs *regs, bool compat, unsigned int 
 		WRITE_ONCE(execns_slot_test_seen, true);
 		return 0;
 	}
-	if (execns_arch_in_compat_syscall() != compat ||
+	if (!smp_load_acquire(&execns_slot_opened) ||
+	    execns_arch_in_compat_syscall() != compat ||
 	    execns_arch_syscall_nr(uregs) != nr || !try_module_get(THIS_MODULE))
 		return 0;
 	execns_redirect(regs, entry);
@@ -262,6 +273,11 @@ int execns_slot_init(void)
 unregister_native:
 	unregister_kprobe(&execns_native_probe);
 	return ret;
+}
+
+void execns_slot_open(void)
+{
+	smp_store_release(&execns_slot_opened, true);
 }
 
 void execns_slot_uninit(void)

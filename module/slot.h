@@ -11,6 +11,11 @@ extern unsigned int execns_syscall_nr;
 extern unsigned int execns_compat_syscall_nr;
 
 int execns_slot_init(void);
+/*
+ * Let the probes redirect callers into the module: the last step of init,
+ * after which nothing may fail (until then the numbers answer ENOSYS).
+ */
+void execns_slot_open(void);
 void execns_slot_uninit(void);
 
 #endif /* _EXECNS_SLOT_H */

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A module init that fails after its syscall slot is armed.  The module is
+ * reloaded with fail_init=1: init arms the probes on the spare number,
+ * waits 2 s, then fails with EAGAIN (module/fault.c).  Meanwhile a child
+ * calls the number as fast as it can.  Every call must be ENOSYS: the slot
+ * opens only once init cannot fail (module/slot.c), since a caller let in
+ * earlier would be running module text that the failed init frees.  Then
+ * nothing of the module stays, and it loads again with the runner's
+ * parameters and answers.
+ */
+#include <sys/mman.h>
+#include "lib/test.h"
+
+#define INIT_LINE	"fail_init: failing module init after the syscall slot was armed"
+
+struct spin {
+	volatile int stop;
+	long calls, enosys, other, last_errno;
+};
+
+/* Calls @nr until told to stop, counting how each call ends. */
+static void spin(struct spin *s, long nr)
+{
+	while (!s->stop) {
+		long ret = syscall(nr, 0L, "/no/such/program", NULL, NULL);
+
+		s->calls++;
+		if (ret == -1 && errno == ENOSYS) {
+			s->enosys++;
+		} else {
+			s->other++;
+			s->last_errno = ret == -1 ? errno : 0;
+		}
+	}
+	_exit(0);
+}
+
+static int log_has(const char *what)
+{
+	char cmd[256], buf[16] = "";
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "dmesg | grep -cF -- '%s'", what);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	pclose(f);
+	return atoi(buf);
+}
+
+int main(void)
+{
+	struct spin *s;
+	long nr = execns_nr(), ret;
+	int err, status;
+	pid_t pid;
+
+	test_start(5, 120);
+	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (nr < 0 || s == MAP_FAILED) {
+		ksft_print_msg("no syscall number (%ld) or no shared page\n", nr);
+		return 1;
+	}
+
+	err = execns_rmmod(10);
+	ksft_test_result(!err, "the module unloads (errno %d)\n", err);
+
+	pid = fork();
+	if (pid == 0)
+		spin(s, nr);
+	err = execns_insmod("fail_init=1");
+	s->stop = 1;
+	waitpid(pid, &status, 0);
+	ksft_test_result(err == EAGAIN && !execns_loaded() && log_has(INIT_LINE) == 1,
+			 "insmod fail_init=1 fails with EAGAIN after arming the slot, and nothing of the module stays (errno %d, loaded %d)\n",
+			 err, execns_loaded());
+	ksft_test_result(s->calls > 0 && s->other == 0,
+			 "while init could still fail, every call to syscall %ld was ENOSYS (%ld calls, %ld ENOSYS, %ld answered, last errno %ld)\n",
+			 nr, s->calls, s->enosys, s->other, s->last_errno);
+
+	err = execns_insmod("");
+	ksft_test_result(!err && execns_loaded(),
+			 "loaded again with the runner's parameters (errno %d)\n", err);
+	ret = syscall(execns_nr(), 0L, "/no/such/program", NULL, NULL);
+	err = errno;
+	ksft_test_result(ret == -1 && err == ENOENT,
+			 "execns answers on syscall %ld again (ENOENT for a missing program; errno %d)\n",
+			 execns_nr(), err);
+	ksft_finished();
+}
