@@ -96,6 +96,7 @@ static int execns_slot_redirect(struct pt_regs *regs, bool compat, unsigned int 
 		WRITE_ONCE(execns_slot_test_seen, true);
 		return 0;
 	}
+	/* Pairs with execns_slot_open(): a caller let in sees init done. */
 	if (!smp_load_acquire(&execns_slot_opened) ||
 	    execns_arch_in_compat_syscall() != compat ||
 	    execns_arch_syscall_nr(uregs) != nr || !try_module_get(THIS_MODULE))
@@ -277,6 +278,7 @@ unregister_native:
 
 void execns_slot_open(void)
 {
+	/* Pairs with execns_slot_redirect(): init's stores before the flag. */
 	smp_store_release(&execns_slot_opened, true);
 }
 
