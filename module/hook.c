@@ -183,12 +183,26 @@ static void execns_hook_unpin(struct execns_hook *h)
 	module_put(THIS_MODULE);
 }
 
+/*
+ * Whether ftrace is dead (ftrace_kill() ran).  ftrace_shutdown() returns 0
+ * even when restoring the function's sites failed: ftrace_bug() then kills
+ * ftrace, and a site may still call the ops's trampoline, so 0 with ftrace
+ * dead is the failure that matters most.  Without ftrace_is_dead() in the
+ * symbol table (an LTO kernel may drop it) there is nothing to ask.
+ */
+static bool execns_ftrace_dead(void)
+{
+	return execns_have(ftrace_is_dead) && execns_call(ftrace_is_dead)();
+}
+
 static int execns_hook_unregister(struct execns_hook *h)
 {
 	int ret;
 
 	ret = execns_should_fail_unregister(h->name) ? -ENODEV :
 	      unregister_ftrace_function(&h->ops);
+	if (!ret && execns_ftrace_dead())
+		ret = -ENODEV;
 	if (ret)
 		execns_hook_pin(h, ret);
 	else

@@ -32,6 +32,7 @@ DEFINE_STATIC_CALL_NULL(execns_exit_sem, execns_task_fn_t);
 DEFINE_STATIC_CALL_NULL(execns_exit_shm, execns_task_fn_t);
 DEFINE_STATIC_CALL_NULL(execns_put_ucounts, execns_put_ucounts_t);
 DEFINE_STATIC_CALL_NULL(execns_ftrace_find_rec_direct, execns_find_direct_t);
+DEFINE_STATIC_CALL_NULL(execns_ftrace_is_dead, execns_ftrace_dead_t);
 DEFINE_STATIC_CALL_NULL(execns_kallsyms_on_each_symbol, execns_kallsyms_each_t);
 DEFINE_STATIC_CALL_NULL(execns_kallsyms_lookup_size_offset, execns_kallsyms_size_t);
 
@@ -66,6 +67,7 @@ static const struct execns_func_entry execns_func_table[] = {
 	FN(put_ucounts, "put_ucounts", false),
 	FN(ftrace_find_rec_direct, "ftrace_find_rec_direct",
 	   !(EXECNS_ARCH_KPROBE_RESETS_IP && EXECNS_HAVE_FTRACE_DIRECT)),
+	FN(ftrace_is_dead, "ftrace_is_dead", true),
 	/* Without them the load-time proof fails, and uid tables with it. */
 	FN(kallsyms_on_each_symbol, "kallsyms_on_each_symbol", true),
 	FN(kallsyms_lookup_size_offset, "kallsyms_lookup_size_offset", true),

@@ -44,6 +44,7 @@ typedef void execns_free_fs_t(struct fs_struct *fs);
 typedef void execns_task_fn_t(struct task_struct *tsk);
 typedef void execns_put_ucounts_t(struct ucounts *uc);
 typedef unsigned long execns_find_direct_t(unsigned long ip);
+typedef int execns_ftrace_dead_t(void);
 typedef int execns_kallsyms_each_t(execns_kallsyms_fn_t *fn, void *data);
 typedef int execns_kallsyms_size_t(unsigned long addr, unsigned long *size,
 				   unsigned long *offset);
@@ -68,6 +69,12 @@ DECLARE_STATIC_CALL(execns_exit_shm, execns_task_fn_t);
 DECLARE_STATIC_CALL(execns_put_ucounts, execns_put_ucounts_t);
 /* Only where hooks are parked (hook.c) and direct calls exist. */
 DECLARE_STATIC_CALL(execns_ftrace_find_rec_direct, execns_find_direct_t);
+
+/*
+ * Whether ftrace_kill() has run (hook.c: an unregister that returns 0 may
+ * have left its sites calling the ops then); optional.
+ */
+DECLARE_STATIC_CALL(execns_ftrace_is_dead, execns_ftrace_dead_t);
 
 /* The load-time proof's view of the symbol table (proof.c); optional. */
 DECLARE_STATIC_CALL(execns_kallsyms_on_each_symbol, execns_kallsyms_each_t);
