@@ -102,7 +102,7 @@ static bool execns_fail_init;
 module_param_named(fail_init, execns_fail_init, bool, 0400);
 MODULE_PARM_DESC(fail_init, "fail module init with EAGAIN after arming the syscall slot and waiting 2 s (testing; default off)");
 
-int execns_fault_init(void)
+int execns_should_fail_init(void)
 {
 	if (!execns_fail_init)
 		return 0;

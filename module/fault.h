@@ -20,6 +20,6 @@ bool execns_should_fail(const char *site);
 bool execns_should_fail_unregister(const char *func);
 
 /* 0, or init's injected failure (fail_init), after a wait for callers. */
-int execns_fault_init(void);
+int execns_should_fail_init(void);
 
 #endif /* _EXECNS_FAULT_H */

@@ -185,10 +185,11 @@ static void execns_hook_unpin(struct execns_hook *h)
 
 /*
  * Whether ftrace is dead (ftrace_kill() ran).  ftrace_shutdown() returns 0
- * even when restoring the function's sites failed: ftrace_bug() then kills
- * ftrace, and a site may still call the ops's trampoline, so 0 with ftrace
- * dead is the failure that matters most.  Without ftrace_is_dead() in the
- * symbol table (an LTO kernel may drop it) there is nothing to ask.
+ * even when updating the code failed while it ran: ftrace_bug() then kills
+ * ftrace, and the list function (ftrace_call) may still point at this
+ * ops's callback.  So 0 with ftrace dead counts as a failure, and the
+ * module stays.  Without ftrace_is_dead() in the symbol table (an LTO
+ * kernel may drop it) there is nothing to ask.
  */
 static bool execns_ftrace_dead(void)
 {
@@ -219,8 +220,13 @@ static int execns_hook_unregister(struct execns_hook *h)
  */
 static void execns_hook_unregister_final(struct execns_hook *h)
 {
-	while (execns_hook_unregister(h))
+	if (!execns_hook_unregister(h))
+		return;
+	pr_err("ftrace cannot let go of the hook on %s: waiting for it (for good once ftrace is dead) rather than free text it may still call\n",
+	       h->name);
+	do
 		schedule_timeout_idle(HZ);
+	while (execns_hook_unregister(h));
 }
 
 void execns_hook_show_pin(struct seq_file *m, const struct execns_hook *h)

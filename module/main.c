@@ -53,7 +53,7 @@ static int __init execns_init(void)
 	ret = execns_slot_init();
 	if (ret)
 		goto uninit_procfs;
-	ret = execns_fault_init();	/* fail_init (testing) */
+	ret = execns_should_fail_init();	/* fail_init (testing) */
 	if (ret)
 		goto uninit_slot;
 	/* Nothing can fail from here: callers may enter the module's text. */

@@ -16,7 +16,9 @@
  *           "pinned: ftrace unregister failed (ERRNO) for FUNCTION"
  *   pids:   "PID ID" for each task in a module table, PIDs as seen from
  *           the reader's PID namespace (execns --which)
- *   proof:  "ok|FAIL KIND: DETAIL" per check of the load-time proof, then
+ *   proof:  "entry window -B +A" (proof.c: how far before and after a
+ *           symbol a branch starts its function), "ok|FAIL KIND: DETAIL"
+ *           per check of the load-time proof, then
  *           "verdict proven|partial|refused" (proof.c)
  */
 #include <linux/kernel.h>
@@ -47,7 +49,10 @@ static DEFINE_MUTEX(execns_tables_show_lock);
  * over the tables: O(threads + tables) per read, as ps(1) costs, never a
  * walk of every thread per table.  No cond_resched() can go inside an RCU
  * walk of the task list; a table the reaper unlinks meanwhile is freed
- * only after this read-side section, so counting in it is safe.
+ * only after this read-side section, so counting in it is safe.  No count
+ * is stale: a new table starts at 0 (kzalloc) and is listed before its
+ * first user_struct reaches anyone, and a table some cred still uses is
+ * never unlinked.
  */
 static int execns_tables_show(struct seq_file *m, void *v)
 {

@@ -84,7 +84,7 @@ static bool execns_slot_test_seen;
  * the probes answer nothing and the number stays ENOSYS.  Release/acquire:
  * a redirected caller sees everything init set up.
  */
-static bool execns_slot_opened;
+static bool execns_slot_opened __read_mostly;
 
 static int execns_slot_redirect(struct pt_regs *regs, bool compat, unsigned int nr,
 				void *entry)
@@ -96,10 +96,10 @@ static int execns_slot_redirect(struct pt_regs *regs, bool compat, unsigned int 
 		WRITE_ONCE(execns_slot_test_seen, true);
 		return 0;
 	}
+	if (execns_arch_in_compat_syscall() != compat || execns_arch_syscall_nr(uregs) != nr)
+		return 0;
 	/* Pairs with execns_slot_open(): a caller let in sees init done. */
-	if (!smp_load_acquire(&execns_slot_opened) ||
-	    execns_arch_in_compat_syscall() != compat ||
-	    execns_arch_syscall_nr(uregs) != nr || !try_module_get(THIS_MODULE))
+	if (!smp_load_acquire(&execns_slot_opened) || !try_module_get(THIS_MODULE))
 		return 0;
 	execns_redirect(regs, entry);
 	return 1;	/* the IP changed: skip the probed instruction */

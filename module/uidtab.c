@@ -64,7 +64,7 @@ struct execns_uidtab {
 	struct list_head dead;		/* the reaper's, once unlinked */
 	DECLARE_HASHTABLE(users, EXECNS_UIDTAB_BITS);	/* by uid, uidhash_node */
 	struct execns_uc_set ucounts;
-	unsigned int shown_tasks;	/* /proc/execns/tables' count, its lock */
+	unsigned int shown_tasks;	/* procfs.c, under execns_tables_show_lock */
 };
 
 struct execns_member {

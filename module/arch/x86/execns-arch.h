@@ -134,7 +134,7 @@ static inline void execns_hook_redirect(struct ftrace_regs *fregs, void *target)
  * inside its 5-byte __fentry__ call, which no compiler emits.  The padding
  * counts only with CONFIG_CALL_PADDING: CONFIG_FUNCTION_PADDING_BYTES is
  * also set without it (FUNCTION_ALIGNMENT), and that padding is alignment
- * fill no branch targets, so accepting it would widen the window for nothing.
+ * fill that no branch targets, so accepting it would widen the window for nothing.
  */
 #ifdef CONFIG_CALL_PADDING
 #define EXECNS_ARCH_ENTRY_BEFORE	CONFIG_FUNCTION_PADDING_BYTES
