@@ -86,27 +86,13 @@ static void read_report(void)
 }
 
 /*
- * Lines containing @what (no single quote in it) that the module's latest
- * load logged: from its last "resolved N kernel symbols" line, the first
- * of each load (another test, test-execns-initfail, loads it again).
+ * Records containing @what that the module's latest load logged: from its
+ * last "resolved N kernel symbols" line, the first of each load (another
+ * test, test-execns-initfail, loads it again).
  */
 static int log_count(const char *what)
 {
-	char cmd[768], buf[16] = "";
-	FILE *f;
-
-	if (strchr(what, '\''))
-		return -1;
-	snprintf(cmd, sizeof(cmd),
-		 "dmesg | awk '/execns: resolved [0-9]+ kernel symbols/ { s = \"\" } { s = s $0 \"\\n\" } END { printf \"%%s\", s }' | grep -cF -- '%s'",
-		 what);
-	f = popen(cmd, "r");
-	if (!f)
-		return -1;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	pclose(f);
-	return atoi(buf);
+	return kernel_log_count("execns: resolved ", what, INT_MAX);
 }
 
 /*

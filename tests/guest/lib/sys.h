@@ -319,24 +319,38 @@ static inline long execns_stat(const char *name)
 	return v;
 }
 
-/* Whether a record of the kernel log contains s (/dev/kmsg, one record per read). */
-static inline int kernel_log_has(const char *s)
+/*
+ * Records of the kernel log (/dev/kmsg, one record per read) containing s
+ * (at most max: 1 asks whether there is one), counted from the last record
+ * containing from (NULL: from the first), or -1 if it cannot be read.
+ */
+static inline int kernel_log_count(const char *from, const char *s, int max)
 {
 	static char rec[8192];
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC), found = 0;
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC), count = 0;
 	ssize_t n;
 
-	while (fd >= 0 && !found && ((n = read(fd, rec, sizeof(rec) - 1)) > 0 ||
-				     (n < 0 && errno == EPIPE))) {
+	if (fd < 0)
+		return -1;
+	while ((count < max || from) && ((n = read(fd, rec, sizeof(rec) - 1)) > 0 ||
+					 (n < 0 && errno == EPIPE))) {
 		/* EPIPE: records overwritten since the last read; go on with the next */
-		if (n > 0) {
-			rec[n] = '\0';
-			found = strstr(rec, s) != NULL;
-		}
+		if (n <= 0)
+			continue;
+		rec[n] = '\0';
+		if (from && strstr(rec, from))
+			count = 0;
+		if (strstr(rec, s))
+			count++;
 	}
-	if (fd >= 0)
-		close(fd);
-	return found;
+	close(fd);
+	return count < max ? count : max;
+}
+
+/* Whether a record of the kernel log contains s. */
+static inline int kernel_log_has(const char *s)
+{
+	return kernel_log_count(NULL, s, 1) > 0;
 }
 
 #endif /* EXECNS_LIB_SYS_H */
