@@ -32,6 +32,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/bitops.h>
+#include <linux/kallsyms.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -41,6 +42,7 @@
 #include "arch.h"
 #include "symbols.h"
 #include "proof.h"
+#include "textscan.h"
 
 /* Functions larger than this are not read (none of the listed is near). */
 #define EXECNS_PROOF_MAX_TEXT	SZ_64K
@@ -52,6 +54,7 @@ enum execns_proof_role {
 	EXECNS_PROOF_GLOBAL,	/* a caller that other files call: in the symbol table */
 	EXECNS_PROOF_LOCAL,	/* a caller that may have been inlined away */
 	EXECNS_PROOF_DATA,	/* a kernel object uid tables use: one of the name */
+	EXECNS_PROOF_MARK,	/* a function only hooked functions call (the text scan) */
 };
 
 /* What a failed check about a function costs. */
@@ -97,6 +100,13 @@ enum {
 	EXECNS_FN_UIDHASH_LOCK,
 	EXECNS_FN_UCOUNTS_LOCK,
 	EXECNS_FN_UID_CACHEP,
+	/*
+	 * Marks: functions that, in the kernel's source, only a hooked
+	 * function calls, from another file (so every copy of the hooked
+	 * function must branch to them).
+	 */
+	EXECNS_FN_UNSHARE_NSPROXY,
+	EXECNS_FN_PROC_ID_CONNECTOR,
 	EXECNS_FN_COUNT
 };
 
@@ -137,6 +147,10 @@ static struct execns_proof_fn execns_proof_fns[EXECNS_FN_COUNT] = {
 		.cost = EXECNS_COST_TABLES },
 	[EXECNS_FN_UID_CACHEP] = { .name = "uid_cachep", .role = EXECNS_PROOF_DATA,
 		.cost = EXECNS_COST_TABLES },
+	[EXECNS_FN_UNSHARE_NSPROXY] = { .name = "unshare_nsproxy_namespaces",
+		.role = EXECNS_PROOF_MARK },
+	/* CONFIG_PROC_EVENTS only. */
+	[EXECNS_FN_PROC_ID_CONNECTOR] = { .name = "proc_id_connector", .role = EXECNS_PROOF_MARK },
 };
 
 /* @caller's source calls @callee @calls times. */
@@ -155,7 +169,7 @@ static const struct execns_proof_edge execns_proof_edges[] = {
 };
 
 /* The report: written by init only, then read by /proc/execns/proof. */
-static char execns_proof_report[8192];	/* about 2 KiB on the kernels tested */
+static char execns_proof_report[16384];	/* about 6 KiB on the kernels tested */
 static size_t execns_proof_len;
 static unsigned int execns_proof_checks, execns_proof_failures;
 static unsigned long execns_proof_costs;	/* BIT(cost) of each failed check */
@@ -175,7 +189,7 @@ static const char *const execns_proof_cost_text[] = {
 static __printf(4, 5) void execns_proof_line(bool ok, enum execns_proof_cost cost,
 					     const char *global, const char *fmt, ...)
 {
-	char line[320];
+	static char line[1024];	/* init only: one caller at a time */
 	va_list args;
 	size_t n;
 
@@ -537,6 +551,175 @@ bool notrace execns_proof_cred_caller(unsigned long ip)
 }
 NOKPROBE_SYMBOL(execns_proof_cred_caller);
 
+/*
+ * The text scan (textscan.c): read the kernel's own text for every
+ * function that branches to a hooked entry (the callers, listed as
+ * evidence) and for every function that names a signature: an object each
+ * copy of a hooked function must name, so that a copy the symbol table
+ * does not show (inlined into a caller a backport added, say) is found by
+ * what its code does.  Every function naming a signature must be one of
+ * its hooked functions or a release the kernel runs as it wrote it (those
+ * never reach a hook: uidhooks.c); any other may hold a copy that runs
+ * without the hook, which costs what that hook's failure costs.  And each
+ * hooked function must itself be found naming its signature, or the scan
+ * cannot read this kernel's code, and says so.
+ */
+struct execns_proof_sig {
+	u8 mark;		/* a lock the hooked functions take, or a mark they call */
+	u8 nhooked;
+	u8 hooked[2];
+	const char *const *releases;	/* other users, by name (without .suffix) */
+};
+
+static const char *const execns_uidhash_releases[] = { "free_uid", "free_user", NULL };
+/* hlist_add_ucounts(): init_ucounts's insertion, at boot. */
+static const char *const execns_ucounts_releases[] = { "put_ucounts", "hlist_add_ucounts", NULL };
+static const char *const execns_no_releases[] = { NULL };
+
+static const struct execns_proof_sig execns_proof_sigs[] = {
+	{ EXECNS_FN_UIDHASH_LOCK, 2, { EXECNS_FN_ALLOC_UID, EXECNS_FN_FIND_USER },
+	  execns_uidhash_releases },
+	{ EXECNS_FN_UCOUNTS_LOCK, 1, { EXECNS_FN_ALLOC_UCOUNTS }, execns_ucounts_releases },
+	{ EXECNS_FN_UNSHARE_NSPROXY, 1, { EXECNS_FN_KSYS_UNSHARE }, execns_no_releases },
+	{ EXECNS_FN_PROC_ID_CONNECTOR, 1, { EXECNS_FN_COMMIT_CREDS }, execns_no_releases },
+};
+
+/* Scratch for names, init only. */
+static char execns_proof_names_buf[768];
+static char execns_proof_sym[KSYM_NAME_LEN + 32];
+
+/* One line per hooked function: the functions found branching to its entry. */
+static void execns_proof_callers(const struct execns_proof_fn *f,
+				 const struct execns_scan_target *t)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	execns_proof_names_buf[0] = '\0';
+	for (i = 0; i < t->nfns; i++)
+		n += scnprintf(execns_proof_names_buf + n, sizeof(execns_proof_names_buf) - n,
+			       "%s%ps", i ? ", " : ": ", (void *)t->fn[i]);
+	execns_proof_line(true, EXECNS_COST_NONE, NULL,
+			  "callers: %s: %u%s function%s in the text branch to its entry%s",
+			  f->name, t->nfns, t->more ? "+" : "", t->nfns == 1 && !t->more ? "" : "s",
+			  execns_proof_names_buf);
+}
+
+/* Judge @start, a function found naming @sig's mark. */
+static void execns_proof_user(const struct execns_proof_sig *sig, unsigned long start)
+{
+	const struct execns_proof_fn *m = &execns_proof_fns[sig->mark], *h;
+	const char *const *r;
+	unsigned int i;
+	size_t n = 0;
+	char *dot;
+
+	snprintf(execns_proof_sym, sizeof(execns_proof_sym), "%ps", (void *)start);
+	for (i = 0; i < sig->nhooked; i++) {
+		h = &execns_proof_fns[sig->hooked[i]];
+		if (start == h->addr || start == h->cold) {
+			execns_proof_line(true, EXECNS_COST_NONE, NULL,
+					  "users: %s: %s, the hooked function", m->name,
+					  execns_proof_sym);
+			return;
+		}
+	}
+	dot = strchr(execns_proof_sym, '.');
+	if (dot)
+		*dot = '\0';
+	for (r = sig->releases; *r; r++) {
+		if (!strcmp(execns_proof_sym, *r)) {
+			execns_proof_line(true, EXECNS_COST_NONE, NULL,
+					  "users: %s: %ps, a release, which no hook needs",
+					  m->name, (void *)start);
+			return;
+		}
+	}
+	execns_proof_names_buf[0] = '\0';
+	for (i = 0; i < sig->nhooked; i++)
+		n += scnprintf(execns_proof_names_buf + n, sizeof(execns_proof_names_buf) - n,
+			       "%s%s", i ? " or " : "", execns_proof_fns[sig->hooked[i]].name);
+	h = &execns_proof_fns[sig->hooked[0]];
+	execns_proof_fn_line(false, h,
+			     "users: %s: %ps names it and is neither %s nor a release the proof knows: it may hold a copy of %s that runs without the hook",
+			     m->name, (void *)start, execns_proof_names_buf, execns_proof_names_buf);
+}
+
+/* Every function naming @sig's mark (@t) judged, and its hooked functions found. */
+static void execns_proof_sig_check(const struct execns_proof_sig *sig,
+				   const struct execns_scan_target *t)
+{
+	const struct execns_proof_fn *m = &execns_proof_fns[sig->mark], *h;
+	unsigned int i, j;
+	bool found;
+
+	if (!m->addr || m->copies != 1) {
+		execns_proof_line(true, EXECNS_COST_NONE, NULL,
+				  "users: %s is not in this kernel (once): %s is judged by the symbol table alone",
+				  m->name, execns_proof_fns[sig->hooked[0]].name);
+		return;
+	}
+	for (i = 0; i < t->nfns; i++)
+		execns_proof_user(sig, t->fn[i]);
+	if (t->more)
+		execns_proof_fn_line(false, &execns_proof_fns[sig->hooked[0]],
+				     "users: %s: more functions name it than the proof reads (%u sites past %u functions)",
+				     m->name, t->more, t->nfns);
+	for (i = 0; i < sig->nhooked; i++) {
+		h = &execns_proof_fns[sig->hooked[i]];
+		for (j = 0, found = false; j < t->nfns && !found; j++)
+			found = t->fn[j] == h->addr || t->fn[j] == h->cold;
+		if (!found)
+			execns_proof_fn_line(false, h,
+					     "users: %s was not found naming %s: the text scan cannot read this kernel's code",
+					     h->name, m->name);
+	}
+}
+
+static void execns_proof_text(void)
+{
+	const struct execns_proof_sig *sig;
+	struct execns_proof_fn *f;
+	struct execns_scan_target *t;
+	unsigned int i;
+	long read;
+
+	t = kcalloc(EXECNS_FN_COUNT, sizeof(*t), GFP_KERNEL);
+	if (!t) {
+		execns_proof_line(false, EXECNS_COST_TABLES, NULL, "text: out of memory");
+		return;
+	}
+	for (i = 0; i < EXECNS_FN_COUNT; i++) {
+		f = &execns_proof_fns[i];
+		if (!f->addr || f->copies != 1 || f->role == EXECNS_PROOF_DATA)
+			continue;
+		if (f->role == EXECNS_PROOF_HOOKED || f->role == EXECNS_PROOF_MARK) {
+			t[i].lo = f->addr - EXECNS_ARCH_ENTRY_BEFORE;
+			t[i].hi = f->addr + EXECNS_ARCH_ENTRY_AFTER;
+		}
+	}
+	for (sig = execns_proof_sigs; sig < execns_proof_sigs + ARRAY_SIZE(execns_proof_sigs); sig++)
+		if (execns_proof_fns[sig->mark].role == EXECNS_PROOF_DATA &&
+		    execns_proof_fns[sig->mark].copies == 1)
+			t[sig->mark].data = execns_proof_fns[sig->mark].addr;
+	read = execns_textscan(t, EXECNS_FN_COUNT);
+	if (read < 0) {
+		execns_proof_line(false, EXECNS_COST_ACCOUNTING, "any counter a table keeps",
+				  "text: the kernel's text could not be read (%ld): copies of hooked functions the symbol table does not show cannot be found",
+				  read);
+		goto free;
+	}
+	execns_proof_line(true, EXECNS_COST_NONE, NULL,
+			  "text: read %ld KiB of the kernel's text, _stext to _etext", read / SZ_1K);
+	for (i = 0; i < EXECNS_FN_COUNT; i++)
+		if (execns_proof_fns[i].role == EXECNS_PROOF_HOOKED && execns_proof_fns[i].addr)
+			execns_proof_callers(&execns_proof_fns[i], &t[i]);
+	for (sig = execns_proof_sigs; sig < execns_proof_sigs + ARRAY_SIZE(execns_proof_sigs); sig++)
+		execns_proof_sig_check(sig, &t[sig->mark]);
+free:
+	kfree(t);
+}
+
 static const char *execns_proof_verdict(void)
 {
 	if (!execns_proof_failures)
@@ -550,6 +733,7 @@ void execns_proof_init(void)
 		execns_call(kallsyms_on_each_symbol)(execns_proof_symbol, NULL);
 		execns_proof_copies();
 		execns_proof_sites();
+		execns_proof_text();
 		execns_proof_cred_callers();
 	}
 	if (!execns_proof_failures)

@@ -147,4 +147,42 @@ static inline size_t execns_arch_branch(const u8 *code, size_t len, unsigned lon
 	return 4;
 }
 
+/*
+ * Whether the instruction at @code[@i] (of @len copied from @base) starts
+ * naming the kernel object at @target: the text scan (textscan.c) finds
+ * the functions that take a file-static lock this way.  An address is
+ * built by adrp (the 4 KiB page, relative to the instruction's) and an add
+ * of the low 12 bits into the same register, which the compiler may
+ * schedule a few instructions later: up to eight are read.
+ */
+#define EXECNS_ARCH_REF_LOOKAHEAD	8
+
+static inline bool execns_arch_refers(const u8 *code, size_t i, size_t len,
+				      unsigned long base, unsigned long target)
+{
+	unsigned long page;
+	unsigned int j, rd;
+	u32 insn;
+
+	if (i + 4 > len)
+		return false;
+	memcpy(&insn, code + i, sizeof(insn));
+	if ((insn & 0x9f000000) != 0x90000000)
+		return false;
+	rd = insn & 31;
+	page = ((base + i) & ~0xfffUL) +
+	       sign_extend64((((insn >> 5) & 0x7ffff) << 2) | ((insn >> 29) & 3), 20) * 4096;
+	if (page != (target & ~0xfffUL))
+		return false;
+	if (!(target & 0xfff))
+		return true;
+	for (j = 1; j <= EXECNS_ARCH_REF_LOOKAHEAD && i + 4 * j + 4 <= len; j++) {
+		memcpy(&insn, code + i + 4 * j, sizeof(insn));
+		if ((insn & 0xffc00000) == 0x91000000 && ((insn >> 5) & 31) == rd &&
+		    ((insn >> 10) & 0xfff) == (target & 0xfff))
+			return true;
+	}
+	return false;
+}
+
 #endif /* _EXECNS_ARCH_H */

@@ -173,4 +173,28 @@ static inline size_t execns_arch_branch(const u8 *code, size_t len, unsigned lon
 	return 1;	/* every offset: there is no decoder to step by instructions */
 }
 
+/*
+ * Whether the bytes at @code[@i] (of @len copied from @base) are the 32-bit
+ * field of an instruction that names the kernel object at @target: the
+ * text scan (textscan.c) finds the functions that take a file-static lock
+ * this way.  Two forms, checked at every offset as branches are: a
+ * RIP-relative operand (ModRM mod 00, r/m 101, the displacement ending the
+ * instruction, as in lea and mov), and a sign-extended absolute immediate
+ * (mov $sym, %reg: c7 with a register ModRM), which -mcmodel=kernel emits
+ * for a symbol's address.  The ModRM byte before the field cuts a chance
+ * match to about one in 2^37 per offset.
+ */
+static inline bool execns_arch_refers(const u8 *code, size_t i, size_t len,
+				      unsigned long base, unsigned long target)
+{
+	s32 v;
+
+	if (i < 2 || i + sizeof(v) > len)
+		return false;
+	memcpy(&v, code + i, sizeof(v));
+	if ((code[i - 1] & 0xc7) == 0x05 && base + i + sizeof(v) + v == target)
+		return true;
+	return code[i - 2] == 0xc7 && (code[i - 1] & 0xf8) == 0xc0 && (unsigned long)(long)v == target;
+}
+
 #endif /* _EXECNS_ARCH_H */
