@@ -49,12 +49,38 @@ static void (*const execns_parking[])(void) = {
 	execns_parking_4, execns_parking_5, execns_parking_6, execns_parking_7,
 };
 
+/*
+ * Guards never park: an empty callback has no redirect for a kprobe to
+ * undo, so they are registered to arm and unregistered to disarm
+ * everywhere.
+ */
+static bool execns_hook_parks(const struct execns_hook *h)
+{
+	return EXECNS_HOOKS_PARK && !h->guard;
+}
+
 /* Hooks are initialised one after the other by the module's init. */
 static unsigned int execns_parking_used;
 
 /* What an EBUSY from registering or aiming an IP-modifying ops means. */
 #define EXECNS_HOOK_BUSY \
 	": another IP modifier (livepatch, a module) is on it, or ftrace is disabled (sysctl kernel.ftrace_enabled=1)"
+#define EXECNS_GUARD_BUSY \
+	": another IP modifier (livepatch, a module) is on it, and its copy of the function may hold a copy of a hooked one, or call one from text the hook does not know: what the hook serves is refused until it is gone"
+
+static const char *execns_hook_busy(const struct execns_hook *h, int ret)
+{
+	if (ret != -EBUSY)
+		return "";
+	return h->guard ? EXECNS_GUARD_BUSY : EXECNS_HOOK_BUSY;
+}
+
+/* A guard's callback: holding the function's one IP-modifier place is all it does. */
+void notrace execns_hook_guard(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+			       struct ftrace_regs *fregs)
+{
+}
+NOKPROBE_SYMBOL(execns_hook_guard);
 
 /*
  * Whether ftrace calls @h after every kprobe that could undo its redirect.
@@ -131,7 +157,7 @@ static int execns_hook_unpark(struct execns_hook *h)
 	ret = execns_hook_point(h, h->addr);
 	if (ret) {
 		pr_warn_ratelimited("cannot hook %s (%d)%s\n", h->name, ret,
-				    ret == -EBUSY ? EXECNS_HOOK_BUSY : "");
+				    execns_hook_busy(h, ret));
 		return ret;
 	}
 	/*
@@ -241,15 +267,15 @@ int execns_hook_arm(struct execns_hook *h)
 {
 	int ret;
 
-	if (h->armed)
+	if (h->armed || !h->addr)
 		return 0;
-	if (EXECNS_HOOKS_PARK) {
+	if (execns_hook_parks(h)) {
 		ret = execns_hook_unpark(h);
 	} else {
 		ret = register_ftrace_function(&h->ops);
 		if (ret)
 			pr_warn_ratelimited("cannot hook %s (%d)%s\n", h->name, ret,
-					    ret == -EBUSY ? EXECNS_HOOK_BUSY : "");
+					    execns_hook_busy(h, ret));
 	}
 	if (ret)
 		return ret;
@@ -271,7 +297,7 @@ void execns_hook_disarm(struct execns_hook *h)
 
 	if (!h->armed)
 		return;
-	if (EXECNS_HOOKS_PARK) {
+	if (execns_hook_parks(h)) {
 		ret = execns_hook_point(h, h->park);
 		if (ret) {
 			pr_warn_ratelimited("cannot disarm the hook on %s (%d): it stays armed\n",
@@ -298,22 +324,24 @@ int execns_hook_init(struct execns_hook *h)
 {
 	int ret;
 
-	h->addr = execns_symbol_addr(h->name);
+	h->addr = h->name ? execns_symbol_addr(h->name) : 0;
 	if (!h->addr)
-		return -ENOENT;
+		return h->guard ? 0 : -ENOENT;
 	ret = execns_hook_point(h, h->addr);
 	if (ret) {
 		pr_err("cannot trace %s (%d): is it in available_filter_functions?\n",
 		       h->name, ret);
 		goto free_filter;
 	}
+	/* A guard's conflict refuses tables when they arm it, not the load. */
+	if (h->guard)
+		return 0;
 	ret = register_ftrace_function(&h->ops);
 	if (ret) {
-		pr_err("cannot hook %s (%d)%s\n", h->name, ret,
-		       ret == -EBUSY ? EXECNS_HOOK_BUSY : "");
+		pr_err("cannot hook %s (%d)%s\n", h->name, ret, execns_hook_busy(h, ret));
 		goto free_filter;
 	}
-	if (!EXECNS_HOOKS_PARK) {
+	if (!execns_hook_parks(h)) {
 		/* Still registered, it is armed, and pins the module. */
 		if (execns_hook_unregister(h))
 			WRITE_ONCE(h->armed, true);
@@ -343,7 +371,9 @@ free_filter:
  */
 void execns_hook_uninit(struct execns_hook *h)
 {
-	if (EXECNS_HOOKS_PARK || h->armed)
+	if (!h->addr)
+		return;
+	if (execns_hook_parks(h) || h->armed)
 		execns_hook_unregister_final(h);
 	WRITE_ONCE(h->armed, false);
 	ftrace_free_filter(&h->ops);

@@ -68,6 +68,7 @@ struct execns_hook {
 	unsigned long park;	/* the ops' filter while parked */
 	struct ftrace_ops ops;
 	bool armed;
+	bool guard;		/* EXECNS_GUARD_HOOK: absent function is no error */
 	int pin_err;		/* unregistering failed with it: the module is pinned */
 };
 
@@ -82,6 +83,24 @@ struct execns_hook {
 	.ops = { .func = cb, .private = to,				\
 		 .flags = EXECNS_HOOK_FLAGS | FTRACE_OPS_FL_IPMODIFY },	\
 }
+
+/*
+ * A guard: an IP-modifying ops with an empty callback on a caller whose
+ * text a redirect relies on (alloc_ucounts()'s callers, told by the
+ * return address: uidhooks.c).  ftrace lets one IP modifier at a time on a
+ * function, so while the guard is armed no livepatch or other module can
+ * replace the caller with a copy whose calls come from text the hook does
+ * not know, and while one has, arming fails (EBUSY).  A function this
+ * kernel does not have is skipped.
+ */
+#define EXECNS_GUARD_HOOK(sym) {					\
+	.name = sym, .guard = true,					\
+	.ops = { .func = execns_hook_guard,				\
+		 .flags = EXECNS_HOOK_FLAGS | FTRACE_OPS_FL_IPMODIFY },	\
+}
+
+void execns_hook_guard(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+		       struct ftrace_regs *fregs);
 
 /* A hook that only looks (and may change the arguments' objects). */
 #define EXECNS_WATCH_HOOK(sym, cb) {					\

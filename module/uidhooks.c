@@ -30,7 +30,7 @@
  * get() is pending: the reaper (uidtab.c) that frees the last table
  * (re)queues that work disarm_delay_ms later.  So a make-and-drop loop
  * finds the hooks still armed and never waits for a disarm, and the disarm
- * (four unregisters, each waiting for a tasks-RCU grace period) runs on a
+ * (six unregisters, each waiting for a tasks-RCU grace period) runs on a
  * worker, never on a caller's path.
  * execns_uidhooks_lock serialises arming, disarming and
  * execns_uidhooks_pending; get() waits for it killably, since a disarm may
@@ -99,8 +99,14 @@ static void notrace execns_cred_ucounts_hook(unsigned long ip, unsigned long par
 }
 NOKPROBE_SYMBOL(execns_cred_ucounts_hook);
 
-/* In arming order; disarmed in reverse. */
+/*
+ * In arming order; disarmed in reverse.  First the guards (hook.h) on the
+ * callers alloc_ucounts() is redirected for, by return address: a
+ * livepatch's copy of one would call it from text the hook does not know.
+ */
 static struct execns_hook execns_uid_hooks[] = {
+	EXECNS_GUARD_HOOK("set_cred_ucounts"),
+	EXECNS_GUARD_HOOK("copy_creds"),
 	EXECNS_REDIRECT_HOOK("alloc_uid", execns_caller_table_hook, execns_alloc_uid),
 	EXECNS_REDIRECT_HOOK("alloc_ucounts", execns_cred_ucounts_hook, execns_alloc_ucounts),
 	EXECNS_REDIRECT_HOOK("find_user", execns_caller_table_hook, execns_find_user),

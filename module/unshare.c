@@ -38,19 +38,45 @@ static void notrace execns_unshare_hook_cb(unsigned long ip, unsigned long paren
 }
 NOKPROBE_SYMBOL(execns_unshare_hook_cb);
 
-static struct execns_hook execns_unshare_hook =
-	EXECNS_REDIRECT_HOOK("ksys_unshare", execns_unshare_hook_cb, execns_unshare_refused);
+/*
+ * In arming order, disarmed in reverse: guards on the syscall wrappers,
+ * into which ksys_unshare()'s one caller, __do_sys_unshare(), is inlined
+ * (kernel/fork.c), so that no livepatch replaces one with a copy holding
+ * its own ksys_unshare() while the hook is armed (hook.h); then the hook.
+ */
+static struct execns_hook execns_unshare_hooks[] = {
+	EXECNS_GUARD_HOOK(EXECNS_ARCH_SYS_UNSHARE),
+	EXECNS_GUARD_HOOK(EXECNS_ARCH_COMPAT_SYS_UNSHARE),
+	EXECNS_REDIRECT_HOOK("ksys_unshare", execns_unshare_hook_cb, execns_unshare_refused),
+};
 
 /* Caller holds execns_unshare_lock. */
 static int execns_unshare_apply(bool forbid)
 {
-	int ret = 0;
+	int i, ret;
 
-	if (forbid)
-		ret = execns_hook_arm(&execns_unshare_hook);
-	else
-		execns_hook_disarm(&execns_unshare_hook);
+	if (!forbid) {
+		for (i = ARRAY_SIZE(execns_unshare_hooks) - 1; i >= 0; i--)
+			execns_hook_disarm(&execns_unshare_hooks[i]);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(execns_unshare_hooks); i++) {
+		ret = execns_hook_arm(&execns_unshare_hooks[i]);
+		if (ret)
+			goto disarm;
+	}
+	return 0;
+
+disarm:
+	while (--i >= 0)
+		execns_hook_disarm(&execns_unshare_hooks[i]);
 	return ret;
+}
+
+static void execns_unshare_uninit_hooks(int n)
+{
+	while (--n >= 0)
+		execns_hook_uninit(&execns_unshare_hooks[n]);
 }
 
 static int execns_forbid_unshare_set(const char *val, const struct kernel_param *kp)
@@ -84,16 +110,23 @@ MODULE_PARM_DESC(forbid_unshare, "1: unshare(2) of CLONE_NEWIPC or CLONE_NEWUSER
 
 void execns_unshare_stats(struct seq_file *m)
 {
-	execns_hook_show_pin(m, &execns_unshare_hook);
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(execns_unshare_hooks); i++)
+		execns_hook_show_pin(m, &execns_unshare_hooks[i]);
 }
 
 int execns_unshare_init(void)
 {
-	int ret;
+	int i, ret;
 
-	ret = execns_hook_init(&execns_unshare_hook);
-	if (ret)
-		return ret;
+	for (i = 0; i < ARRAY_SIZE(execns_unshare_hooks); i++) {
+		ret = execns_hook_init(&execns_unshare_hooks[i]);
+		if (ret) {
+			execns_unshare_uninit_hooks(i);
+			return ret;
+		}
+	}
 	mutex_lock(&execns_unshare_lock);
 	/* insmod forbid_unshare=1 on a kernel that failed the proof: load without it. */
 	if (execns_forbid_unshare && !execns_proof_forbid()) {
@@ -105,7 +138,7 @@ int execns_unshare_init(void)
 		execns_unshare_ready = true;
 	mutex_unlock(&execns_unshare_lock);
 	if (ret)
-		execns_hook_uninit(&execns_unshare_hook);
+		execns_unshare_uninit_hooks(ARRAY_SIZE(execns_unshare_hooks));
 	return ret;
 }
 
@@ -114,5 +147,5 @@ void execns_unshare_uninit(void)
 	mutex_lock(&execns_unshare_lock);
 	execns_unshare_ready = false;
 	mutex_unlock(&execns_unshare_lock);
-	execns_hook_uninit(&execns_unshare_hook);
+	execns_unshare_uninit_hooks(ARRAY_SIZE(execns_unshare_hooks));
 }

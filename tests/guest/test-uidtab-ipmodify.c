@@ -23,7 +23,9 @@
  * inside gets the table's user_struct, and the table goes with its
  * process).  /sys/kernel/tracing/enabled_functions, ftrace's own list,
  * must show the hooks' flags as this program's table says, and neither
- * release.
+ * release.  The guards on set_cred_ucounts and copy_creds, the callers
+ * alloc_ucounts()'s redirect relies on, are IP-modifying ops and behave as
+ * the redirects do here (test-uidtab-klp: a real livepatch of one).
  */
 #include <sys/syscall.h>
 #include "lib/test.h"
@@ -49,6 +51,9 @@ static const struct {
 	{ "commit_creds", WATCHED },
 	{ "free_uid", UNHOOKED },
 	{ "put_ucounts", UNHOOKED },
+	/* The guards (module/hook.h): IP-modifying too, with empty callbacks. */
+	{ "set_cred_ucounts", REDIRECTED },
+	{ "copy_creds", REDIRECTED },
 };
 
 #define NHOOKS		(int)(sizeof(hooks) / sizeof(hooks[0]))

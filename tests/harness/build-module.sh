@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build execns.ko for one kernel of the matrix, inside the build root, with
 # the compiler that kernel's headers were configured with, and beside it the
-# suite's second module, tests/guest/ipmod's IPMODIFY probe (with the same
+# suite's IP modifiers, tests/guest/ipmod's IPMODIFY probe and livepatch
+# (the livepatch only where the kernel has CONFIG_LIVEPATCH; with the same
 # flags, so lint's W=1 and sparse passes cover it too).  The sources are
 # copied to a per-kernel directory so kernels never share objects.
 #
@@ -65,6 +66,8 @@ sync_dir "$TOP/module" "$ROOT$b/module"
 sync_dir "$TOP/tests/guest/ipmod" "$ROOT$b-ipmod"
 [ "${EXECNS_REBUILD:-}" != 1 ] ||
 	find "$ROOT$b" "$ROOT$b-ipmod" \( -name '*.o' -o -name '*.ko' \) -delete
+# A livepatch left from a build with CONFIG_LIVEPATCH must not be shipped.
+rm -f "$ROOT$b-ipmod/execns_klp.ko"
 
 # Always W=1: the module must be clean under it (make lint), and a kbuild
 # flag change rebuilds every object, so the suite's build and lint's W=1
@@ -84,7 +87,9 @@ cat "$LOGS/build-$kernel.log" "$LOGS/build-$kernel-ipmod.log" |
 mkdir -p "$(dirname "$ko")"
 # By rename: a guest of this kernel in another lane of check.sh may be
 # reading the last one into its initramfs.
-for m in "$b/execns" "$b-ipmod/execns_ipmod"; do
+rm -f "$(kmod "$kernel" execns_klp)"
+for m in "$b/execns" "$b-ipmod/execns_ipmod" "$b-ipmod/execns_klp"; do
+	[ -e "$ROOT$m.ko" ] || continue
 	cp "$ROOT$m.ko" "$(kmod "$kernel" "${m##*/}").$$"
 	mv -f "$(kmod "$kernel" "${m##*/}").$$" "$(kmod "$kernel" "${m##*/}")"
 done

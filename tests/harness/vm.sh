@@ -151,6 +151,8 @@ make_initramfs() {
 	if ! kernel_in_tree "$kernel"; then
 		cp "${EXECNS_MODULE:-$(kmod "$kernel")}" "$r/lib/modules/execns.ko"
 		cp "$(kmod "$kernel" execns_ipmod)" "$r/lib/modules/"
+		# The livepatch exists only for a kernel with CONFIG_LIVEPATCH.
+		[ ! -e "$(kmod "$kernel" execns_klp)" ] || cp "$(kmod "$kernel" execns_klp)" "$r/lib/modules/"
 	fi
 	[ ! -d "$kd/modules" ] || cp -r "$kd/modules" "$r/lib/modules/extra"
 	printf '%s\n' "$mode" >"$r/etc/execns/mode"
