@@ -568,6 +568,7 @@ struct execns_proof_sig {
 	u8 mark;		/* a lock the hooked functions take, or a mark they call */
 	u8 nhooked;
 	u8 hooked[2];
+	bool allocates;		/* every hooked function allocates (the others are lookups) */
 	const char *const *releases;	/* other users, by name (without .suffix) */
 };
 
@@ -577,11 +578,12 @@ static const char *const execns_ucounts_releases[] = { "put_ucounts", "hlist_add
 static const char *const execns_no_releases[] = { NULL };
 
 static const struct execns_proof_sig execns_proof_sigs[] = {
-	{ EXECNS_FN_UIDHASH_LOCK, 2, { EXECNS_FN_ALLOC_UID, EXECNS_FN_FIND_USER },
+	/* find_user() allocates nothing: a copy of it looks like a release. */
+	{ EXECNS_FN_UIDHASH_LOCK, 2, { EXECNS_FN_ALLOC_UID, EXECNS_FN_FIND_USER }, false,
 	  execns_uidhash_releases },
-	{ EXECNS_FN_UCOUNTS_LOCK, 1, { EXECNS_FN_ALLOC_UCOUNTS }, execns_ucounts_releases },
-	{ EXECNS_FN_UNSHARE_NSPROXY, 1, { EXECNS_FN_KSYS_UNSHARE }, execns_no_releases },
-	{ EXECNS_FN_PROC_ID_CONNECTOR, 1, { EXECNS_FN_COMMIT_CREDS }, execns_no_releases },
+	{ EXECNS_FN_UCOUNTS_LOCK, 1, { EXECNS_FN_ALLOC_UCOUNTS }, true, execns_ucounts_releases },
+	{ EXECNS_FN_UNSHARE_NSPROXY, 1, { EXECNS_FN_KSYS_UNSHARE }, false, execns_no_releases },
+	{ EXECNS_FN_PROC_ID_CONNECTOR, 1, { EXECNS_FN_COMMIT_CREDS }, false, execns_no_releases },
 };
 
 /* Scratch for names, init only. */
@@ -605,14 +607,57 @@ static void execns_proof_callers(const struct execns_proof_fn *f,
 			  execns_proof_names_buf);
 }
 
+/*
+ * Whether the function at @start branches to the slab allocator: every
+ * copy of alloc_uid() and alloc_ucounts() makes its object, where a
+ * release or a lookup that takes the same lock (put_ucounts() inlined into
+ * dec_ucount(), say) makes none.  The allocator's entry points have been
+ * named kmalloc*, __kmalloc* or kmem_cache_alloc* in every release.
+ * Negative: the text could not be read.
+ */
+static int execns_proof_allocates(unsigned long start)
+{
+	static const char *const prefix[] = { "kmalloc", "__kmalloc", "kmem_cache_alloc" };
+	unsigned long size, off, dest;
+	size_t i, step;
+	unsigned int k;
+	int ret = 0;
+	u8 *code;
+
+	if (!execns_call(kallsyms_lookup_size_offset)(start, &size, &off) || off ||
+	    size > EXECNS_PROOF_MAX_TEXT)
+		return -E2BIG;
+	code = kmalloc(size, GFP_KERNEL);
+	if (!code)
+		return -ENOMEM;
+	if (copy_from_kernel_nofault(code, (void *)start, size)) {
+		kfree(code);
+		return -EFAULT;
+	}
+	for (i = 0; i < size && !ret; i += step) {
+		step = execns_arch_branch(code + i, size - i, start + i, &dest);
+		if (!step)
+			break;
+		if (!dest || (dest >= start && dest < start + size))
+			continue;
+		snprintf(execns_proof_sym, sizeof(execns_proof_sym), "%ps", (void *)dest);
+		for (k = 0; k < ARRAY_SIZE(prefix) && !ret; k++)
+			ret = !strncmp(execns_proof_sym, prefix[k], strlen(prefix[k]));
+	}
+	kfree(code);
+	return ret;
+}
+
 /* Judge @start, a function found naming @sig's mark. */
-static void execns_proof_user(const struct execns_proof_sig *sig, unsigned long start)
+static void execns_proof_user(const struct execns_proof_sig *sig, unsigned long start,
+			      bool by_alloc)
 {
 	const struct execns_proof_fn *m = &execns_proof_fns[sig->mark], *h;
 	const char *const *r;
 	unsigned int i;
 	size_t n = 0;
 	char *dot;
+	int alloc;
 
 	snprintf(execns_proof_sym, sizeof(execns_proof_sym), "%ps", (void *)start);
 	for (i = 0; i < sig->nhooked; i++) {
@@ -635,14 +680,24 @@ static void execns_proof_user(const struct execns_proof_sig *sig, unsigned long 
 			return;
 		}
 	}
+	/* A lock whose hooked users all allocate: one that does not is no copy. */
+	alloc = by_alloc ? execns_proof_allocates(start) : 1;
+	if (!alloc) {
+		execns_proof_line(true, EXECNS_COST_NONE, NULL,
+				  "users: %s: %ps takes it but allocates nothing: no copy of %s (a release, or a lookup of an existing object, inlined)",
+				  m->name, (void *)start, execns_proof_fns[sig->hooked[0]].name);
+		return;
+	}
 	execns_proof_names_buf[0] = '\0';
 	for (i = 0; i < sig->nhooked; i++)
 		n += scnprintf(execns_proof_names_buf + n, sizeof(execns_proof_names_buf) - n,
 			       "%s%s", i ? " or " : "", execns_proof_fns[sig->hooked[i]].name);
 	h = &execns_proof_fns[sig->hooked[0]];
 	execns_proof_fn_line(false, h,
-			     "users: %s: %ps names it and is neither %s nor a release the proof knows: it may hold a copy of %s that runs without the hook",
-			     m->name, (void *)start, execns_proof_names_buf, execns_proof_names_buf);
+			     "users: %s: %ps names it and is neither %s nor a release the proof knows%s: it may hold a copy of %s that runs without the hook",
+			     m->name, (void *)start, execns_proof_names_buf,
+			     alloc < 0 ? " (its text could not be read)" : ", and it allocates",
+			     execns_proof_names_buf);
 }
 
 /* Every function naming @sig's mark (@t) judged, and its hooked functions found. */
@@ -650,8 +705,8 @@ static void execns_proof_sig_check(const struct execns_proof_sig *sig,
 				   const struct execns_scan_target *t)
 {
 	const struct execns_proof_fn *m = &execns_proof_fns[sig->mark], *h;
+	bool found, by_alloc;
 	unsigned int i, j;
-	bool found;
 
 	if (!m->addr || m->copies != 1) {
 		execns_proof_line(true, EXECNS_COST_NONE, NULL,
@@ -659,8 +714,15 @@ static void execns_proof_sig_check(const struct execns_proof_sig *sig,
 				  m->name, execns_proof_fns[sig->hooked[0]].name);
 		return;
 	}
+	/*
+	 * The allocator test tells copies only if each hooked function is
+	 * seen allocating; otherwise every unknown user counts as a copy.
+	 */
+	by_alloc = sig->allocates;
+	for (i = 0; i < sig->nhooked && by_alloc; i++)
+		by_alloc = execns_proof_allocates(execns_proof_fns[sig->hooked[i]].addr) == 1;
 	for (i = 0; i < t->nfns; i++)
-		execns_proof_user(sig, t->fn[i]);
+		execns_proof_user(sig, t->fn[i], by_alloc);
 	if (t->more)
 		execns_proof_fn_line(false, &execns_proof_fns[sig->hooked[0]],
 				     "users: %s: more functions name it than the proof reads (%u sites past %u functions)",
@@ -684,6 +746,7 @@ static void execns_proof_text(void)
 	unsigned int i;
 	long read;
 
+	BUILD_BUG_ON(EXECNS_FN_COUNT > EXECNS_SCAN_TARGETS);
 	t = kcalloc(EXECNS_FN_COUNT, sizeof(*t), GFP_KERNEL);
 	if (!t) {
 		execns_proof_line(false, EXECNS_COST_TABLES, NULL, "text: out of memory");

@@ -43,10 +43,17 @@ static void execns_scan_hit(struct execns_scan_target *t, unsigned long site)
 		t->more++;
 }
 
+/* The targets of one scan, split by kind: most offsets need only the data ones. */
+struct execns_scan_set {
+	struct execns_scan_target *branch[EXECNS_SCAN_TARGETS], *data[EXECNS_SCAN_TARGETS];
+	unsigned int nbranch, ndata;
+};
+
 /* Decode one chunk: @len bytes copied from @base, instructions from @from to @to. */
-static size_t execns_scan_chunk(struct execns_scan_target *t, unsigned int n, const u8 *code,
+static size_t execns_scan_chunk(const struct execns_scan_set *set, const u8 *code,
 				size_t len, unsigned long base, size_t from, size_t to)
 {
+	struct execns_scan_target *t;
 	unsigned long dest;
 	unsigned int k;
 	size_t i, step;
@@ -55,11 +62,14 @@ static size_t execns_scan_chunk(struct execns_scan_target *t, unsigned int n, co
 		step = execns_arch_branch(code + i, len - i, base + i, &dest);
 		if (!step)
 			break;
-		for (k = 0; k < n; k++) {
-			if (t[k].data ? execns_arch_refers(code, i, len, base, t[k].data) :
-					dest && dest >= t[k].lo && dest <= t[k].hi)
-				execns_scan_hit(&t[k], base + i);
+		for (k = 0; dest && k < set->nbranch; k++) {
+			t = set->branch[k];
+			if (dest >= t->lo && dest <= t->hi)
+				execns_scan_hit(t, base + i);
 		}
+		for (k = 0; k < set->ndata; k++)
+			if (execns_arch_refers(code, i, len, base, set->data[k]->data))
+				execns_scan_hit(set->data[k], base + i);
 	}
 	return i;
 }
@@ -68,12 +78,22 @@ long execns_textscan(struct execns_scan_target *t, unsigned int n)
 {
 	unsigned long stext = execns_symbol_addr("_stext");
 	unsigned long etext = execns_symbol_addr("_etext");
+	struct execns_scan_set set = { };
 	unsigned long p, q, end;
+	unsigned int k;
 	size_t done;
 	u8 *code;
 
 	if (!stext || etext <= stext || !execns_have(kallsyms_lookup_size_offset))
 		return -ENOENT;
+	if (n > EXECNS_SCAN_TARGETS)
+		return -E2BIG;
+	for (k = 0; k < n; k++) {
+		if (t[k].data)
+			set.data[set.ndata++] = &t[k];
+		else if (t[k].hi)
+			set.branch[set.nbranch++] = &t[k];
+	}
 	code = kvmalloc(EXECNS_SCAN_BEFORE + EXECNS_SCAN_CHUNK + EXECNS_SCAN_AFTER, GFP_KERNEL);
 	if (!code)
 		return -ENOMEM;
@@ -84,7 +104,7 @@ long execns_textscan(struct execns_scan_target *t, unsigned int n)
 			kvfree(code);
 			return -EFAULT;
 		}
-		done = execns_scan_chunk(t, n, code, end - q, q, p - q,
+		done = execns_scan_chunk(&set, code, end - q, q, p - q,
 					 min(p + EXECNS_SCAN_CHUNK, etext) - q);
 		if (q + done <= p)
 			break;	/* the text ends inside an instruction */

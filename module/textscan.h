@@ -13,6 +13,9 @@
 
 #include <linux/types.h>
 
+/* Targets per scan. */
+#define EXECNS_SCAN_TARGETS	16
+
 /* Functions remembered per target; more are counted, not named. */
 #define EXECNS_SCAN_FNS	32
 

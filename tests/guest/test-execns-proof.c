@@ -17,7 +17,9 @@
  *    execns(CLONE_NEWUSER) fails with EOPNOTSUPP leaving the caller as it
  *    was, the CLI names the failed check, and forbid_unshare is refused;
  * and the other namespaces work whatever the verdict.  The entry window it
- * counts branches in matches the kernel's configuration (call padding).
+ * counts branches in matches the kernel's configuration (call padding), and
+ * the report shows the text scan's evidence: how much of the kernel's text
+ * it read, and the callers it found there of each hooked function.
  */
 #include <sys/utsname.h>
 #include "lib/test.h"
@@ -39,7 +41,14 @@
 #define LOG_PARTIAL	"uid tables available, some accounting may stay global, forbid_unshare"
 #define LOG_REFUSED	"uid tables refused, forbid_unshare refused ("
 
-static char report[8192], expect[256];
+static char report[16384], expect[256];
+static char text_line[160];
+static unsigned int callers_seen;
+
+/* The hooked functions whose callers the text scan lists (module/proof.c). */
+static const char *const hooked[] = {
+	"alloc_uid", "find_user", "alloc_ucounts", "commit_creds", "ksys_unshare",
+};
 static char *fail_line[MAX_FAILS];
 static unsigned int oks, fails, others, costs_accounting, costs_tables, costs_forbid, costs_unknown;
 static char verdict[16] = "missing";
@@ -61,6 +70,15 @@ static void read_report(void)
 	for (line = strtok_r(report, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (!strncmp(line, "ok ", 3)) {
 			oks++;
+			if (!strncmp(line, "ok text: read ", 14))
+				snprintf(text_line, sizeof(text_line), "%s", line + 3);
+			for (size_t i = 0; i < sizeof(hooked) / sizeof(hooked[0]); i++) {
+				char want[64];
+
+				snprintf(want, sizeof(want), "ok callers: %s: ", hooked[i]);
+				if (!strncmp(line, want, strlen(want)))
+					callers_seen |= 1u << i;
+			}
 		} else if (!strncmp(line, "FAIL ", 5)) {
 			if (fails < MAX_FAILS)
 				fail_line[fails] = line + 5;
@@ -216,7 +234,7 @@ int main(void)
 	bool proven, partial, refused, forbid;
 	int rc, e;
 
-	test_start(9, 0);
+	test_start(10, 0);
 	read_report();
 	if (read_text(EXPECT, expect, sizeof(expect)) > 0) {
 		expect[strcspn(expect, "\n")] = '\0';
@@ -234,6 +252,10 @@ int main(void)
 	ksft_test_result(strcmp(verdict, "missing") && !others && oks + fails > 0 && !costs_unknown,
 			 "%s: %u ok and %u failed checks, each failure ending in what it costs (%u unknown), then a verdict\n",
 			 PROOF, oks, fails, costs_unknown);
+	/* The evidence: the kernel's text read, and each hooked function's callers found in it. */
+	ksft_test_result(*text_line && callers_seen == (1u << 5) - 1,
+			 "%s shows its evidence: \"%s\", and a callers line for each of alloc_uid, find_user, alloc_ucounts, commit_creds and ksys_unshare (mask %#x)\n",
+			 PROOF, text_line, callers_seen);
 	ksft_test_result(!strcmp(verdict, want) &&
 			 (proven ? !fails :
 			  partial ? fails > 0 && !costs_tables && costs_accounting > 0 :

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Build (once) the bypass kernel of the matrix (KERNEL=bypass): the debug
-# kernel (build-kernel.sh debug) with tests/bypass/*.patch applied, a
-# kernel where a hooked function really is inlined into a caller, so that
-# the module's load-time proof must refuse uid tables there and name the
-# site.  It is built incrementally from a copy of the debug kernel's tree
+# kernel (build-kernel.sh debug) with tests/bypass/*.patch applied: a
+# kernel where put_ucounts(), a release, is inlined into dec_ucount(), which
+# costs nothing, and alloc_ucounts(), a hooked function, into a new caller
+# of the same file, which the module's load-time proof must find in the
+# text and name (verdict partial).  It is built incrementally from a copy of the debug kernel's tree
 # (only the patched files and the link are rebuilt: about 2 minutes), with
 # "-bypass" appended to the release so that both can be installed.
 #

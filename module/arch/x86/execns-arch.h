@@ -187,14 +187,17 @@ static inline size_t execns_arch_branch(const u8 *code, size_t len, unsigned lon
 static inline bool execns_arch_refers(const u8 *code, size_t i, size_t len,
 				      unsigned long base, unsigned long target)
 {
+	bool rip, abs;
 	s32 v;
 
 	if (i < 2 || i + sizeof(v) > len)
 		return false;
+	rip = (code[i - 1] & 0xc7) == 0x05;
+	abs = code[i - 2] == 0xc7 && (code[i - 1] & 0xf8) == 0xc0;
+	if (!rip && !abs)
+		return false;
 	memcpy(&v, code + i, sizeof(v));
-	if ((code[i - 1] & 0xc7) == 0x05 && base + i + sizeof(v) + v == target)
-		return true;
-	return code[i - 2] == 0xc7 && (code[i - 1] & 0xf8) == 0xc0 && (unsigned long)(long)v == target;
+	return rip ? base + i + sizeof(v) + v == target : (unsigned long)(long)v == target;
 }
 
 #endif /* _EXECNS_ARCH_H */
