@@ -119,7 +119,7 @@ in-tree\ *)
 	fi
 	;;
 *)
-	echo "1..9"
+	echo "1..11"
 	expect=$(sed -n '1{s/ .*//;p;}' /etc/execns/proof)
 	site=$(sed -n '1{s/^[a-z]* *//;p;}' /etc/execns/proof)
 	slot=$(cat /sys/module/execns/parameters/syscall_nr 2>/dev/null || echo none)
@@ -165,6 +165,17 @@ in-tree\ *)
 	*) false ;;
 	esac || r=1
 	ktap_result $r "--predict: what userspace can see agrees ($expect${site:+ $site})"
+	# --evidence: the proof's text scan, line for line, under the checks;
+	# and from userspace alone (--predict), the signatures' symbols.
+	preflight --module "$KO" --evidence
+	r=0; [ "$rc" -eq 0 ] && line '^     evidence: text: read [0-9]+ KiB' &&
+		line '^     evidence: callers: alloc_uid: ' && line '^     evidence: users: ucounts_lock: alloc_ucounts, the hooked function' &&
+		[ "$(grep -c '^     evidence: ' "$out")" -eq "$(grep -cE '^(ok|FAIL) (text|callers|users): ' /proc/execns/proof)" ] || r=1
+	ktap_result $r "--evidence: every text, callers and users line of /proc/execns/proof, indented under the checks (exit $rc)"
+	preflight --module "$KO" --evidence --predict
+	r=0; [ "$rc" -eq 0 ] && line '^     evidence: ucounts_lock: 1 in /proc/kallsyms' &&
+		line '^     evidence: the callers and users are read from the kernel.s text at insmod' || r=1
+	ktap_result $r "--evidence --predict: the signatures' count in /proc/kallsyms, and where the rest is read (exit $rc)"
 	# No --module, no module installed under /lib/modules/$R, and no
 	# headers in the guest.
 	preflight
