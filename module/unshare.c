@@ -9,6 +9,12 @@
  * Writes to the parameter and the module's init serialise on
  * execns_unshare_lock.  A value given at insmod is set before init: it is
  * recorded, and init arms the hook.
+ *
+ * While armed, the hooks hold a module reference, so rmmod is refused
+ * ("in use"; /proc/execns/stats says why) until the parameter is 0 again.
+ * Unload never has to unregister an armed hook: after ftrace_kill() an
+ * unregister fails for good, and unload, which can no longer refuse,
+ * would have to wait for it forever (hook.c).
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -21,6 +27,7 @@
 
 static bool execns_forbid_unshare;
 static bool execns_unshare_ready;
+static bool execns_unshare_pinned;	/* a module reference while any hook is armed */
 static DEFINE_MUTEX(execns_unshare_lock);
 
 static int execns_unshare_refused(unsigned long flags)
@@ -50,6 +57,21 @@ static struct execns_hook execns_unshare_hooks[] = {
 	EXECNS_REDIRECT_HOOK("ksys_unshare", execns_unshare_hook_cb, execns_unshare_refused),
 };
 
+/* Caller holds execns_unshare_lock (or is init, alone). */
+static void execns_unshare_pin(void)
+{
+	bool armed = false;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(execns_unshare_hooks); i++)
+		armed |= execns_hook_armed(&execns_unshare_hooks[i]);
+	if (armed && !execns_unshare_pinned)
+		__module_get(THIS_MODULE);
+	else if (!armed && execns_unshare_pinned)
+		module_put(THIS_MODULE);
+	WRITE_ONCE(execns_unshare_pinned, armed);
+}
+
 /* Caller holds execns_unshare_lock. */
 static int execns_unshare_apply(bool forbid)
 {
@@ -58,6 +80,7 @@ static int execns_unshare_apply(bool forbid)
 	if (!forbid) {
 		for (i = ARRAY_SIZE(execns_unshare_hooks) - 1; i >= 0; i--)
 			execns_hook_disarm(&execns_unshare_hooks[i]);
+		execns_unshare_pin();
 		return 0;
 	}
 	for (i = 0; i < ARRAY_SIZE(execns_unshare_hooks); i++) {
@@ -65,11 +88,13 @@ static int execns_unshare_apply(bool forbid)
 		if (ret)
 			goto disarm;
 	}
+	execns_unshare_pin();
 	return 0;
 
 disarm:
 	while (--i >= 0)
 		execns_hook_disarm(&execns_unshare_hooks[i]);
+	execns_unshare_pin();
 	return ret;
 }
 
@@ -112,6 +137,8 @@ void execns_unshare_stats(struct seq_file *m)
 {
 	int i;
 
+	if (READ_ONCE(execns_unshare_pinned))
+		seq_puts(m, "pinned: forbid_unshare is armed: write 0 to /sys/module/execns/parameters/forbid_unshare before rmmod\n");
 	for (i = 0; i < ARRAY_SIZE(execns_unshare_hooks); i++)
 		execns_hook_show_pin(m, &execns_unshare_hooks[i]);
 }
@@ -144,8 +171,14 @@ int execns_unshare_init(void)
 
 void execns_unshare_uninit(void)
 {
+	int i;
+
 	mutex_lock(&execns_unshare_lock);
 	execns_unshare_ready = false;
+	/* Only a failed init gets here armed: then the reference goes too. */
+	for (i = ARRAY_SIZE(execns_unshare_hooks) - 1; i >= 0; i--)
+		execns_hook_disarm(&execns_unshare_hooks[i]);
+	execns_unshare_pin();
 	mutex_unlock(&execns_unshare_lock);
 	execns_unshare_uninit_hooks(ARRAY_SIZE(execns_unshare_hooks));
 }

@@ -12,8 +12,13 @@
  * load-time proof refuses forbid_unshare (a check ending "(refuses
  * forbid_unshare)" failed, as on lto), writing 1 must fail with
  * EOPNOTSUPP and leave it off, and the checks of its effect skip.
+ * With the module, an armed forbid_unshare holds a module reference: rmmod
+ * is refused (EWOULDBLOCK, "in use") and /proc/execns/stats says why, so
+ * unload never has to unregister an armed hook (which, after
+ * ftrace_kill(), it would wait for forever); at 0 the reference is gone.
  */
 #include <sched.h>
+#include <sys/syscall.h>
 #include "lib/test.h"
 
 static unsigned long ns_ino(const char *name)
@@ -95,7 +100,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ut_start(12);
+	ut_start(14);
 	read_line(forbid, v0, sizeof(v0));
 	ksft_test_result(!strcmp(v0, "N") || !strcmp(v0, "0"),
 			 "forbid_unshare is off by default: %s breaks no container runtime (%s)",
@@ -116,7 +121,7 @@ int main(int argc, char **argv)
 		ksft_test_result(ret && err == EOPNOTSUPP && !strcmp(v, "N"),
 				 "forbid_unshare=1 is refused with EOPNOTSUPP, as the load-time proof refuses it here (errno %d, still %s)",
 				 err, v);
-		for (int i = 0; i < 5; i++)
+		for (int i = 0; i < 6; i++)
 			ksft_test_result_code(KSFT_SKIP, "forbid_unshare=1's effect",
 					      "the load-time proof refuses forbid_unshare here (/proc/execns/proof)");
 		goto off;
@@ -143,11 +148,33 @@ int main(int argc, char **argv)
 	ksft_test_result(child_val(&o, "ret") == 0,
 			 "forbid_unshare=1: clone(CLONE_NEWUSER) works, the child has its own user namespace (%ld, errno %ld)",
 			 child_val(&o, "ret"), child_val(&o, "err"));
+	if (execns_in_tree()) {
+		ksft_test_result_code(KSFT_SKIP, "rmmod refused while forbid_unshare=1",
+				      "the twin's forbid_unshare is a sysctl: no module to unload");
+	} else {
+		int rm = syscall(SYS_delete_module, "execns", O_NONBLOCK) ? errno : 0;
+		char stats[4096] = "";
+
+		read_text("/proc/execns/stats", stats, sizeof(stats));
+		ksft_test_result(rm == EWOULDBLOCK && !access("/sys/module/execns", F_OK) &&
+				 strstr(stats, "pinned: forbid_unshare is armed"),
+				 "forbid_unshare=1: rmmod is refused, in use (errno %d), the module stays, and /proc/execns/stats says why",
+				 rm);
+	}
 
 off:
 	write_knob(forbid, "0");
 	read_line(forbid, v, sizeof(v));
 	ksft_test_result(!strcmp(v, "N") || !strcmp(v, "0"), "forbid_unshare set back to 0 (%s)", v);
+	if (execns_in_tree()) {
+		ksft_test_result_code(KSFT_SKIP, "no pin at 0", "the twin has no module");
+	} else {
+		char stats[4096] = "";
+
+		read_text("/proc/execns/stats", stats, sizeof(stats));
+		ksft_test_result(!strstr(stats, "pinned: "),
+				 "at 0 nothing pins the module: no \"pinned:\" line in /proc/execns/stats");
+	}
 	child_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
 	ksft_test_result(child_val(&o, "ret") == 0 && child_val(&o, "changed") == 1,
 			 "and unshare(CLONE_NEWIPC) works again (ret %ld, errno %ld)",
