@@ -144,13 +144,19 @@ versions_match() {
 	return $rc
 }
 
-# hooked_functions_agree: the module's hooks (each EXECNS_*_HOOK("NAME")
-# in module/*.c) are the one list of hooked functions; the load-time
-# proof's hooked entries (module/proof.c), the preflight's HOOKED and
-# hook-sites.sh's hooked must name the same set.
+# hooked_functions_agree: the module's hooks (each EXECNS_REDIRECT_HOOK or
+# EXECNS_WATCH_HOOK("NAME") in module/*.c) are the one list of hooked
+# functions; the load-time proof's hooked entries (module/proof.c), the
+# preflight's HOOKED and hook-sites.sh's hooked must name the same set.
+# Each guard (EXECNS_GUARD_HOOK("NAME"), a caller the hooks rely on) must be
+# a caller the proof checks.
 hooked_functions_agree() {
-	local want proof pre sites rc=0
-	want=$(grep -ho 'EXECNS_[A-Z]*_HOOK("[a-z_]*"' "$TOP"/module/*.c | sed 's/.*("\(.*\)"/\1/' | sort -u | xargs)
+	local want proof pre sites g rc=0
+	want=$(grep -ho 'EXECNS_\(REDIRECT\|WATCH\)_HOOK("[a-z_]*"' "$TOP"/module/*.c | sed 's/.*("\(.*\)"/\1/' | sort -u | xargs)
+	for g in $(grep -ho 'EXECNS_GUARD_HOOK("[a-z_]*"' "$TOP"/module/*.c | sed 's/.*("\(.*\)"/\1/'); do
+		grep -q "\.name = \"$g\", \.role = EXECNS_PROOF_GLOBAL" "$TOP/module/proof.c" ||
+			{ echo "the guard on $g is not a caller module/proof.c checks (EXECNS_PROOF_GLOBAL)"; rc=1; }
+	done
 	proof=$(grep -o '\.name = "[a-z_]*", \.role = EXECNS_PROOF_HOOKED' "$TOP/module/proof.c" |
 		sed 's/.*"\(.*\)".*/\1/' | sort -u | xargs)
 	pre=$(sed -n 's/^HOOKED="\(.*\)"$/\1/p' "$TOP/userspace/execns-preflight" | tr ' ' '\n' | sort -u | xargs)
