@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The load-time proof (see proof.h).  Three kinds of check, each one line
+ * The load-time proof (see proof.h).  Four kinds of check, each one line
  * of /proc/execns/proof, each ending in what its failure costs:
  *
  *  config: the kernel was built without link-time optimisation, which
@@ -17,6 +17,11 @@
  *	in the symbol table must branch to the hooked entry at least that
  *	often, where the calls of a callee it inlined count as its own.  A
  *	clone of a caller is checked as the caller.
+ *
+ *  text: one scan of the core kernel text (textscan.c) lists the callers
+ *	of each hooked function and judges every function that names a
+ *	signature (a lock the hooked functions take, a function only they
+ *	call): see execns_proof_text().
  *
  * No hooked function releases anything (uidhooks.c): a path around a hook
  * gives a task the kernel's object instead of its table's, which costs

@@ -8,6 +8,11 @@
  * it.  No hooked function releases anything, so such a path gives a task
  * the kernel's object instead of its table's: accounting, never memory.
  *
+ * It reads the symbol table (copies, clones), the same-file callers'
+ * branches (sites), and the whole core text (textscan.c): every function
+ * that names a hooked function's lock or mark must be that function or a
+ * known release, so a copy nobody listed is found by what its code does.
+ *
  * The proof runs once, at init, and its verdict never changes: "proven"
  * (every check passed), "partial" (uid tables offered; each failed check
  * names the counters that may stay global), or "refused" (uid tables
