@@ -37,6 +37,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/bitops.h>
+#include <linux/err.h>
 #include <linux/kallsyms.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -249,10 +250,33 @@ static EXECNS_KALLSYMS_FN(execns_proof_symbol, data, name, addr)
 	return 0;
 }
 
+/*
+ * A copy of the whole function starting at @start, its size in *@size
+ * (kfree() it), or an ERR_PTR: not a function's start, larger than the
+ * proof reads, no memory, or text that cannot be read.
+ */
+static u8 *execns_proof_read_fn(unsigned long start, unsigned long *size)
+{
+	unsigned long off;
+	u8 *code;
+
+	if (!execns_call(kallsyms_lookup_size_offset)(start, size, &off) || off ||
+	    *size > EXECNS_PROOF_MAX_TEXT)
+		return ERR_PTR(-E2BIG);
+	code = kmalloc(*size, GFP_KERNEL);
+	if (!code)
+		return ERR_PTR(-ENOMEM);
+	if (copy_from_kernel_nofault(code, (void *)start, *size)) {
+		kfree(code);
+		return ERR_PTR(-EFAULT);
+	}
+	return code;
+}
+
 /* Direct branches from the function at @from (and its .cold part, @cold) to @to. */
 static int execns_proof_count(unsigned long from, unsigned long cold, unsigned long to)
 {
-	unsigned long size, off, base;
+	unsigned long size, base;
 	unsigned int i, n = 0;
 	u8 *code;
 
@@ -260,16 +284,9 @@ static int execns_proof_count(unsigned long from, unsigned long cold, unsigned l
 		base = i ? cold : from;
 		if (!base)
 			continue;
-		if (!execns_call(kallsyms_lookup_size_offset)(base, &size, &off) || off ||
-		    size > EXECNS_PROOF_MAX_TEXT)
-			return -E2BIG;
-		code = kmalloc(size, GFP_KERNEL);
-		if (!code)
-			return -ENOMEM;
-		if (copy_from_kernel_nofault(code, (void *)base, size)) {
-			kfree(code);
-			return -EFAULT;
-		}
+		code = execns_proof_read_fn(base, &size);
+		if (IS_ERR(code))
+			return PTR_ERR(code);
 		n += execns_count_branches(code, size, base,
 						to - EXECNS_ARCH_ENTRY_BEFORE,
 						to + EXECNS_ARCH_ENTRY_AFTER);
@@ -623,22 +640,15 @@ static void execns_proof_callers(const struct execns_proof_fn *f,
 static int execns_proof_allocates(unsigned long start)
 {
 	static const char *const prefix[] = { "kmalloc", "__kmalloc", "kmem_cache_alloc" };
-	unsigned long size, off, dest;
+	unsigned long size, dest;
 	size_t i, step;
 	unsigned int k;
 	int ret = 0;
 	u8 *code;
 
-	if (!execns_call(kallsyms_lookup_size_offset)(start, &size, &off) || off ||
-	    size > EXECNS_PROOF_MAX_TEXT)
-		return -E2BIG;
-	code = kmalloc(size, GFP_KERNEL);
-	if (!code)
-		return -ENOMEM;
-	if (copy_from_kernel_nofault(code, (void *)start, size)) {
-		kfree(code);
-		return -EFAULT;
-	}
+	code = execns_proof_read_fn(start, &size);
+	if (IS_ERR(code))
+		return PTR_ERR(code);
 	for (i = 0; i < size && !ret; i += step) {
 		step = execns_arch_branch(code + i, size - i, start + i, &dest);
 		if (!step)

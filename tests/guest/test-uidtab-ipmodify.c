@@ -79,41 +79,6 @@ static int probe_unload(void)
 	return syscall(SYS_delete_module, PROBE_NAME, O_NONBLOCK) ? errno : 0;
 }
 
-/* Whether /proc/modules lists the probe. */
-static int probe_loaded(void)
-{
-	char line[256];
-	FILE *f = fopen("/proc/modules", "re");
-	int yes = 0;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, PROBE_NAME " ", strlen(PROBE_NAME) + 1))
-			yes = 1;
-	if (f)
-		fclose(f);
-	return yes;
-}
-
-/* Mode "member": "self T", then stays; on SIGUSR1 it becomes UT_UID. */
-static int mode_member(int argc, char **argv)
-{
-	sigset_t usr1;
-	int sig;
-
-	(void)argc;
-	(void)argv;
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &usr1, NULL);
-	child_putl("self", ut_self());
-	child_detach();
-	alarm(CHILD_TIMEOUT);
-	if (sigwait(&usr1, &sig) || setresuid(UT_UID, UT_UID, UT_UID))
-		return 1;
-	for (;;)
-		pause();
-}
-
 /* Mode "setuid": becomes UT_UID ("setresuid_errno" if not), then mode "table"'s keys. */
 static int mode_setuid(int argc, char **argv)
 {
@@ -124,7 +89,7 @@ static int mode_setuid(int argc, char **argv)
 
 static const struct child_mode modes[] = {
 	UT_MODES,
-	CHILD_MODE("member", 0, mode_member),
+	UT_MODE_MEMBER,
 	CHILD_MODE("setuid", 0, mode_setuid),
 };
 
@@ -150,12 +115,12 @@ static void no_table(int i)
 	unload = load ? -1 : probe_unload();
 	if (hooks[i].kind == REDIRECTED)
 		ksft_test_result(!load && err == EBUSY && ut_self() == 0 && ut_ntables() == 0 &&
-				 execns_stat("hooks") == 0 && !unload && !probe_loaded(),
+				 execns_stat("hooks") == 0 && !unload && !module_listed(PROBE_NAME),
 				 "no table: the probe loads on %s (errno %d); execns(CLONE_NEWUSER) is then EBUSY, the hooks disarmed, the caller in no table (errno %ld, tables %d); the probe unloads (errno %d)",
 				 func, load, err, ut_ntables(), unload);
 	else
 		ksft_test_result(!load && !err && self > 0 && ut_self() == 0 &&
-				 !unload && !probe_loaded() && ut_wait_tables(0, UT_RCU_SECS) == 0,
+				 !unload && !module_listed(PROBE_NAME) && ut_wait_tables(0, UT_RCU_SECS) == 0,
 				 "no table: the probe loads on %s (errno %d), which is %s: execns(CLONE_NEWUSER) still makes a table (%ld, errno %ld); the probe unloads (errno %d)",
 				 func, load, hooks[i].kind == WATCHED ? "watched, not redirected" : "not hooked",
 				 self, err, unload);
@@ -182,15 +147,15 @@ static void table_lives(int i)
 	}
 	unload = load ? -1 : probe_unload();
 	if (hooks[i].kind == REDIRECTED)
-		ksft_test_result(load == EBUSY && !probe_loaded(),
+		ksft_test_result(load == EBUSY && !module_listed(PROBE_NAME),
 				 "a table lives: loading the probe on %s is EBUSY (errno %d)", func, load);
 	else if (hooks[i].kind == WATCHED)
-		ksft_test_result(!load && !unload && !probe_loaded(),
+		ksft_test_result(!load && !unload && !module_listed(PROBE_NAME),
 				 "a table lives: the probe loads on %s, watched only (errno %d), and unloads (errno %d)",
 				 func, load, unload);
 	else
 		ksft_test_result(!load && self > 0 && err == CHILD_NONE && refs >= 1 && left == 1 &&
-				 !unload && !probe_loaded(),
+				 !unload && !module_listed(PROBE_NAME),
 				 "a table lives: the probe loads on %s, not hooked (errno %d); while it holds it a new table works: setresuid(%d) in table %ld gets the table's user_struct (refs %ld), and the table goes with its process (tables left %d); the probe unloads (errno %d)",
 				 func, load, UT_UID, self, refs == CHILD_NONE ? -1 : refs, left, unload);
 }
@@ -270,11 +235,11 @@ int main(int argc, char **argv)
 			continue;
 		load = probe_load(hooks[i].func);
 		unload = load ? -1 : probe_unload();
-		ksft_test_result(!load && !unload && !probe_loaded(),
+		ksft_test_result(!load && !unload && !module_listed(PROBE_NAME),
 				 "after the last table: the probe loads on %s again (errno %d) and unloads (errno %d)",
 				 hooks[i].func, load, unload);
 	}
-	if (probe_loaded())
+	if (module_listed(PROBE_NAME))
 		probe_unload();
 	ksft_finished();
 }

@@ -64,20 +64,6 @@ static int klp_load(void)
 	return err;
 }
 
-static int klp_loaded(void)
-{
-	char line[256];
-	FILE *f = fopen("/proc/modules", "re");
-	int yes = 0;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, KLP_NAME " ", strlen(KLP_NAME) + 1))
-			yes = 1;
-	if (f)
-		fclose(f);
-	return yes;
-}
-
 /*
  * Disable the patch, wait (at most 60 s: a transition waits for every task
  * to leave the patched function) until livepatch lets it go, and unload
@@ -116,29 +102,9 @@ static int plain_setuid_ok(void)
 	       WEXITSTATUS(status) == 0;
 }
 
-/* Mode "member": "self T", then stays; on SIGUSR1 it becomes UT_UID. */
-static int mode_member(int argc, char **argv)
-{
-	sigset_t usr1;
-	int sig;
-
-	(void)argc;
-	(void)argv;
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &usr1, NULL);
-	child_putl("self", ut_self());
-	child_detach();
-	alarm(CHILD_TIMEOUT);
-	if (sigwait(&usr1, &sig) || setresuid(UT_UID, UT_UID, UT_UID))
-		return 1;
-	for (;;)
-		pause();
-}
-
 static const struct child_mode modes[] = {
 	UT_MODES,
-	CHILD_MODE("member", 0, mode_member),
+	UT_MODE_MEMBER,
 };
 
 static void skip_all(const char *why)
@@ -163,7 +129,7 @@ static void no_table(void)
 	wait_disarmed(UT_RCU_SECS);
 	load = klp_load();
 	works = !load && plain_setuid_ok();
-	ksft_test_result(!load && klp_loaded() && works,
+	ksft_test_result(!load && module_listed(KLP_NAME) && works,
 			 "no table: the livepatch of set_cred_ucounts loads (errno %d), and a plain child's setresuid(%d) works through it (%d)",
 			 load, UT_UID, works);
 	child_execns(CLONE_NEWUSER, "table", NULL, 1, &o);
@@ -173,7 +139,7 @@ static void no_table(void)
 			 "while it is enabled, execns(CLONE_NEWUSER) is EBUSY (errno %ld) with the caller in no table (tables %d), and the kernel log names the guarded caller (%d)",
 			 err == CHILD_NONE ? 0 : err, ut_ntables(), guard_lines);
 	unload = load ? -1 : klp_unload();
-	ksft_test_result(!unload && !klp_loaded() && wait_disarmed(UT_RCU_SECS) == 0,
+	ksft_test_result(!unload && !module_listed(KLP_NAME) && wait_disarmed(UT_RCU_SECS) == 0,
 			 "the livepatch is disabled and unloads (errno %d), and the hooks stay disarmed",
 			 unload);
 }
@@ -205,7 +171,7 @@ int main(int argc, char **argv)
 	ksft_test_result(member > 0 && table > 0 && execns_stat("hooks") == 1,
 			 "a member lives in table %ld, the hooks armed (%ld)", table, execns_stat("hooks"));
 	load = klp_load();
-	ksft_test_result(load == EBUSY && !klp_loaded(),
+	ksft_test_result(load == EBUSY && !module_listed(KLP_NAME),
 			 "a table lives: enabling the livepatch of set_cred_ucounts is EBUSY (errno %d)", load);
 	if (!load)
 		klp_unload();
@@ -220,7 +186,7 @@ int main(int argc, char **argv)
 			 "the member exits: no table is left and the hooks are disarmed (tables %d)", left);
 	load = klp_load();
 	unload = load ? -1 : klp_unload();
-	ksft_test_result(!load && !unload && !klp_loaded(),
+	ksft_test_result(!load && !unload && !module_listed(KLP_NAME),
 			 "after the last table: the livepatch loads again (errno %d) and unloads (errno %d)",
 			 load, unload);
 	ksft_finished();

@@ -88,6 +88,22 @@ static inline void read_all(int fd, char *buf, size_t len)
 	buf[off] = '\0';
 }
 
+/* Whether /proc/modules lists the module @name. */
+static inline int module_listed(const char *name)
+{
+	char line[256];
+	FILE *f = fopen("/proc/modules", "re");
+	size_t len = strlen(name);
+	int yes = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, len) && line[len] == ' ')
+			yes = 1;
+	if (f)
+		fclose(f);
+	return yes;
+}
+
 /* Create path with content and mode (mode applied exactly, umask aside). */
 static inline int write_file(const char *path, const char *s, mode_t mode)
 {

@@ -530,6 +530,32 @@ static inline int ut_mode_sleep(int argc, char **argv)
 }
 
 /* The modes every uid-table program has, for its child_mode table. */
+/*
+ * Mode "member" (UT_MODE_MEMBER): "self T", then stays, detached; on
+ * SIGUSR1 it becomes UT_UID, so that its table's accounting can be read
+ * after something else happened meanwhile (test-uidtab-ipmodify, -klp).
+ */
+static inline int ut_mode_member(int argc, char **argv)
+{
+	sigset_t usr1;
+	int sig;
+
+	(void)argc;
+	(void)argv;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	child_putl("self", ut_self());
+	child_detach();
+	alarm(CHILD_TIMEOUT);
+	if (sigwait(&usr1, &sig) || setresuid(UT_UID, UT_UID, UT_UID))
+		return 1;
+	for (;;)
+		pause();
+}
+
+#define UT_MODE_MEMBER	CHILD_MODE("member", 0, ut_mode_member)
+
 #define UT_MODES \
 	CHILD_MODE("table", 0, ut_mode_table), \
 	CHILD_MODE("sleep", 0, ut_mode_sleep)
