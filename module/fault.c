@@ -110,3 +110,17 @@ int execns_should_fail_init(void)
 	pr_info("fail_init: failing module init after the syscall slot was armed\n");
 	return -EAGAIN;
 }
+
+/*
+ * Load-time only: a smaller capacity for /proc/execns/proof's report, so
+ * that a test can fill it as a kernel with many more callers would.
+ */
+static unsigned int execns_proof_report_max;
+module_param_named(proof_report_max, execns_proof_report_max, uint, 0400);
+MODULE_PARM_DESC(proof_report_max, "cap /proc/execns/proof's report at this many bytes (testing; default 0: its whole buffer)");
+
+size_t execns_fault_report_cap(size_t full)
+{
+	return execns_proof_report_max && execns_proof_report_max < full ?
+	       execns_proof_report_max : full;
+}

@@ -22,4 +22,7 @@ bool execns_should_fail_unregister(const char *func);
 /* 0, or init's injected failure (fail_init), after a wait for callers. */
 int execns_should_fail_init(void);
 
+/* The report's capacity: @full, or less (proof_report_max). */
+size_t execns_fault_report_cap(size_t full);
+
 #endif /* _EXECNS_FAULT_H */

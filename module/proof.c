@@ -49,6 +49,7 @@
 #include "symbols.h"
 #include "proof.h"
 #include "textscan.h"
+#include "fault.h"
 
 /* Functions larger than this are not read (none of the listed is near). */
 #define EXECNS_PROOF_MAX_TEXT	SZ_64K
@@ -175,9 +176,10 @@ static const struct execns_proof_edge execns_proof_edges[] = {
 };
 
 /* The report: written by init only, then read by /proc/execns/proof. */
-static char execns_proof_report[16384];	/* about 6 KiB on the kernels tested */
+static char execns_proof_report[16384];	/* 2.5 to 3.5 KiB on the kernels tested */
 static size_t execns_proof_len;
 static unsigned int execns_proof_checks, execns_proof_failures;
+static unsigned int execns_proof_dropped;	/* lines the report had no room for */
 static unsigned long execns_proof_costs;	/* BIT(cost) of each failed check */
 
 static const char *const execns_proof_cost_text[] = {
@@ -210,6 +212,12 @@ static __printf(4, 5) void execns_proof_line(bool ok, enum execns_proof_cost cos
 		if (cost == EXECNS_COST_ACCOUNTING)
 			scnprintf(line + n, sizeof(line) - n, "%s may stay global)", global);
 		pr_warn("load-time proof: %s\n", line);
+	}
+	/* Whole lines only; the ones that do not fit are counted (and logged if failed). */
+	n = strlen(line) + strlen("FAIL \n");
+	if (execns_proof_len + n >= execns_fault_report_cap(sizeof(execns_proof_report))) {
+		execns_proof_dropped++;
+		return;
 	}
 	execns_proof_len += scnprintf(execns_proof_report + execns_proof_len,
 				      sizeof(execns_proof_report) - execns_proof_len,
@@ -844,5 +852,8 @@ void execns_proof_show(struct seq_file *m)
 	seq_printf(m, "entry window -%d +%d\n", EXECNS_ARCH_ENTRY_BEFORE,
 		   EXECNS_ARCH_ENTRY_AFTER);
 	seq_write(m, execns_proof_report, execns_proof_len);
+	if (execns_proof_dropped)
+		seq_printf(m, "report truncated: %u lines did not fit (each failed check is also in the kernel log)\n",
+			   execns_proof_dropped);
 	seq_printf(m, "verdict %s\n", execns_proof_verdict());
 }

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /proc/execns/proof's report is bounded: a kernel with many more callers
+ * than the ones tested would fill its buffer, and the report must then
+ * keep whole lines, say how many it dropped, and still end in the verdict,
+ * without reading or writing past the buffer (the debug row's KASAN would
+ * report that in the kernel log the runner checks).  The module is
+ * reloaded with proof_report_max (module/fault.c), a smaller capacity,
+ * and then reloaded as the runner loaded it.
+ */
+#include "lib/test.h"
+
+#define PROOF	"/proc/execns/proof"
+#define CAP	600
+
+static char full[16384], capped[16384];
+
+static const char *last_line(char *buf)
+{
+	size_t n = strlen(buf);
+	char *p;
+
+	while (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	p = strrchr(buf, '\n');
+	return p ? p + 1 : buf;
+}
+
+/* Every line is a whole report line: a check, the window, the note or the verdict. */
+static int whole_lines(const char *buf)
+{
+	char copy[16384], *line, *save;
+
+	snprintf(copy, sizeof(copy), "%s", buf);
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (strncmp(line, "ok ", 3) && strncmp(line, "FAIL ", 5) &&
+		    strncmp(line, "entry window ", 13) && strncmp(line, "report truncated: ", 18) &&
+		    strncmp(line, "verdict ", 8))
+			return 0;
+	return 1;
+}
+
+int main(void)
+{
+	char verdict[64], opt[32];
+	ssize_t nfull, ncapped;
+	int rm, ins, rm2, ins2;
+
+	test_start(5, 0);
+	nfull = read_text(PROOF, full, sizeof(full));
+	snprintf(verdict, sizeof(verdict), "%s", nfull > 0 ? last_line(full) : "");
+	ut_wait_tables(0, UT_RCU_SECS);
+	rm = execns_rmmod(10);
+	snprintf(opt, sizeof(opt), "proof_report_max=%d", CAP);
+	ins = rm ? -1 : execns_insmod(opt);
+	ksft_test_result(nfull > CAP && !rm && !ins,
+			 "the module reloads with %s (its full report: %zd bytes, %s; rmmod errno %d, insmod errno %d)",
+			 opt, nfull, verdict, rm, ins);
+	ncapped = ins ? -1 : read_text(PROOF, capped, sizeof(capped));
+	ksft_test_result(ncapped > 0 && ncapped <= CAP + 160 && strstr(capped, "\nreport truncated: ") &&
+			 whole_lines(capped),
+			 "the capped report keeps whole lines and says how many it dropped (%zd bytes)", ncapped);
+	ksft_test_result(ncapped > 0 && !strcmp(last_line(capped), verdict),
+			 "and still ends in the verdict: \"%s\"", ncapped > 0 ? last_line(capped) : "");
+	rm2 = execns_rmmod(10);
+	ins2 = rm2 ? -1 : execns_insmod("");
+	ksft_test_result(!rm2 && !ins2, "reloaded as the runner loaded it (rmmod errno %d, insmod errno %d)",
+			 rm2, ins2);
+	nfull = read_text(PROOF, full, sizeof(full));
+	ksft_test_result(nfull > CAP && !strstr(full, "report truncated: ") && whole_lines(full),
+			 "its report is whole again (%zd bytes, no truncation line)", nfull);
+	ksft_finished();
+}
