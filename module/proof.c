@@ -214,7 +214,7 @@ static __printf(4, 5) void execns_proof_line(bool ok, enum execns_proof_cost cos
 		pr_warn("load-time proof: %s\n", line);
 	}
 	/* Whole lines only; the ones that do not fit are counted (and logged if failed). */
-	n = strlen(line) + strlen("FAIL \n");
+	n = strlen(line) + sizeof("FAIL ");	/* "FAIL", a space, the newline */
 	if (execns_proof_len + n >= execns_fault_report_cap(sizeof(execns_proof_report))) {
 		execns_proof_dropped++;
 		return;

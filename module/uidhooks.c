@@ -28,7 +28,10 @@
  * Arming: the hooks are armed by execns_uidhooks_get() before a table is
  * made and disarmed from a delayed work item once no table is left and no
  * get() is pending: the reaper (uidtab.c) that frees the last table
- * (re)queues that work disarm_delay_ms later.  So a make-and-drop loop
+ * (re)queues that work disarm_delay_ms later, and until it has run the
+ * armed hooks hold a module reference (execns_uidhooks_hold()), so rmmod
+ * meanwhile is refused ("in use") rather than reaching an unload that
+ * must unregister them.  So a make-and-drop loop
  * finds the hooks still armed and never waits for a disarm, and the disarm
  * (six unregisters, each waiting for a tasks-RCU grace period) runs on a
  * worker, never on a caller's path.
@@ -116,6 +119,7 @@ static struct execns_hook execns_uid_hooks[] = {
 static DEFINE_MUTEX(execns_uidhooks_lock);
 static unsigned int execns_uidhooks_pending;
 static bool execns_uidhooks_armed;		/* all of them: tables may be made */
+static bool execns_uidhooks_held;		/* a module reference (hold()) */
 static unsigned long execns_uidhooks_arms;	/* times armed since load */
 
 /*
@@ -169,12 +173,24 @@ static unsigned int execns_disarm_delay_ms = 1000;
 module_param_named(disarm_delay_ms, execns_disarm_delay_ms, uint, 0644);
 MODULE_PARM_DESC(disarm_delay_ms, "milliseconds the uid hooks stay armed after the last uid table ends (default 1000; 0: disarm at once, from a worker)");
 
+/*
+ * The hold's reference goes here whatever happens: the hooks are disarmed,
+ * or a table (which holds the module itself) or a creator (inside the
+ * syscall, which holds it too) keeps them, or an unregister failed and
+ * pinned the module with a reference of its own (hook.c).
+ */
 static void execns_uidhooks_disarm_work(struct work_struct *work)
 {
+	bool held;
+
 	mutex_lock(&execns_uidhooks_lock);
 	if (!execns_uidhooks_pending && !execns_uidtab_count() && execns_uidhooks_any_armed())
 		execns_uidhooks_disarm();
+	held = execns_uidhooks_held;
+	execns_uidhooks_held = false;
 	mutex_unlock(&execns_uidhooks_lock);
+	if (held)
+		module_put(THIS_MODULE);
 }
 
 static DECLARE_DELAYED_WORK(execns_uidhooks_work, execns_uidhooks_disarm_work);
@@ -184,8 +200,19 @@ static DECLARE_DELAYED_WORK(execns_uidhooks_work, execns_uidhooks_disarm_work);
  * without a new one.  Each call moves the deadline, so the delay counts
  * from the last table's end.
  */
+void execns_uidhooks_hold(void)
+{
+	mutex_lock(&execns_uidhooks_lock);
+	if (!execns_uidhooks_held && execns_uidhooks_any_armed()) {
+		__module_get(THIS_MODULE);
+		execns_uidhooks_held = true;
+	}
+	mutex_unlock(&execns_uidhooks_lock);
+}
+
 void execns_uidhooks_idle(void)
 {
+	execns_uidhooks_hold();
 	mod_delayed_work(system_wq, &execns_uidhooks_work,
 			 msecs_to_jiffies(READ_ONCE(execns_disarm_delay_ms)));
 }
@@ -261,7 +288,11 @@ void execns_uidhooks_flush(void)
 	cancel_delayed_work_sync(&execns_uidhooks_work);
 }
 
-/* Tables pin the module, so none exists here, and no get() is pending. */
+/*
+ * Tables pin the module, so none exists here, and no get() is pending;
+ * armed hooks hold it too (hold()), so they are disarmed already, except
+ * on a failed load.
+ */
 void execns_uidhooks_uninit(void)
 {
 	int i;

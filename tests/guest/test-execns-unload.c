@@ -148,6 +148,8 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 	test_start(6, TEST_TIMEOUT);
+	/* Armed uid hooks with no table hold the module until disarmed. */
+	wait_disarmed(UT_RCU_SECS);
 	base = read_long(REFCNT);
 	if (pipe(ctl) || pipe(go) || child_start(&c, CHILD_STDOUT | CHILD_LIVE, 60, child, NULL))
 		return 1;
