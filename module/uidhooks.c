@@ -187,7 +187,7 @@ static void execns_uidhooks_disarm_work(struct work_struct *work)
 	if (!execns_uidhooks_pending && !execns_uidtab_count() && execns_uidhooks_any_armed())
 		execns_uidhooks_disarm();
 	held = execns_uidhooks_held;
-	execns_uidhooks_held = false;
+	WRITE_ONCE(execns_uidhooks_held, false);
 	mutex_unlock(&execns_uidhooks_lock);
 	if (held)
 		module_put(THIS_MODULE);
@@ -205,7 +205,7 @@ void execns_uidhooks_hold(void)
 	mutex_lock(&execns_uidhooks_lock);
 	if (!execns_uidhooks_held && execns_uidhooks_any_armed()) {
 		__module_get(THIS_MODULE);
-		execns_uidhooks_held = true;
+		WRITE_ONCE(execns_uidhooks_held, true);
 	}
 	mutex_unlock(&execns_uidhooks_lock);
 }
@@ -257,6 +257,8 @@ void execns_uidhooks_stats(struct seq_file *m)
 	seq_printf(m, "hooks %s\nhook_arms %lu\n",
 		   execns_uidhooks_any_armed() ? "armed" : "disarmed",
 		   READ_ONCE(execns_uidhooks_arms));
+	if (READ_ONCE(execns_uidhooks_held))
+		seq_puts(m, "pinned: the uid hooks are armed with no table: rmmod works once they are disarmed, disarm_delay_ms after the last table\n");
 	for (i = 0; i < ARRAY_SIZE(execns_uid_hooks); i++)
 		execns_hook_show_pin(m, &execns_uid_hooks[i]);
 }

@@ -5,12 +5,17 @@
  * left in one is a uid-1000 child whose parent (the program execns
  * started) has exited; it succeeds once the last has gone (after RCU).
  * /proc/execns/tables says what holds the orphan's table (one task).
+ * After the last table the armed uid hooks hold the module until their
+ * disarm (disarm_delay_ms, 5 s here): rmmod meanwhile is refused and
+ * /proc/execns/stats says why, so unload never has to unregister an armed
+ * hook (after ftrace_kill() it would wait for that forever).
  * The module is then loaded again, with the runner's parameters, for the
  * test programs that follow, and works: new tables, same syscall slot.
  */
 #include "lib/test.h"
 
 #define FORBID	EXECNS_SYSFS_DIR "/forbid_unshare"
+#define DELAY	EXECNS_SYSFS_DIR "/disarm_delay_ms"
 
 /* Whether the module's syscall slot is published (it is loaded and set up). */
 static int loaded(void)
@@ -46,7 +51,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 
-	ut_start(12);
+	ut_start(13);
 	read_line(EXECNS_SYSFS_SYSCALL_NR, nr0, sizeof(nr0));
 	read_line(FORBID, forbid0, sizeof(forbid0));
 	tables0 = ut_wait_tables(0, UT_RCU_SECS);
@@ -77,7 +82,19 @@ int main(int argc, char **argv)
 			 "/proc/execns/tables says what holds table %ld: tasks %ld, refs %ld",
 			 t2, tab ? tab->tasks : -1, tab ? tab->refs : -1);
 
+	write_knob(DELAY, "5000");
 	child_kill(holder);
+	ut_wait_tables(0, UT_RCU_SECS);
+	err = execns_rmmod(0);
+	{
+		char stats[4096] = "";
+
+		read_text(UT_STATS, stats, sizeof(stats));
+		ksft_test_result((err == EWOULDBLOCK || err == EBUSY) && loaded() &&
+				 strstr(stats, "hooks armed") && strstr(stats, "pinned: the uid hooks are armed"),
+				 "with no table left but the hooks still armed (disarm_delay_ms 5000), rmmod is refused (errno %d) and /proc/execns/stats says why",
+				 err);
+	}
 	err = execns_rmmod(UT_RCU_SECS);
 	ksft_test_result(!err, "rmmod succeeds once the table's last process has gone (errno %d)", err);
 	ksft_test_result(!loaded() && access(UT_TABLES, F_OK) && execns(0, "/no/such/program", argv, environ) == -1 &&

@@ -172,8 +172,8 @@ off:
 		char stats[4096] = "";
 
 		read_text("/proc/execns/stats", stats, sizeof(stats));
-		ksft_test_result(!strstr(stats, "pinned: "),
-				 "at 0 nothing pins the module: no \"pinned:\" line in /proc/execns/stats");
+		ksft_test_result(!strstr(stats, "pinned: forbid_unshare"),
+				 "at 0 forbid_unshare no longer pins the module (/proc/execns/stats)");
 	}
 	child_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);
 	ksft_test_result(child_val(&o, "ret") == 0 && child_val(&o, "changed") == 1,
