@@ -299,20 +299,27 @@ int main(int argc, char **argv)
 	static char *one_big[] = { "/proc/self/exe", NULL, NULL };
 	static char *many_big[64];
 	const char *noexec_skip = NULL, *nth_skip = NULL;
+	long page = sysconf(_SC_PAGESIZE);
+	size_t big_len;
 	char *big, *unmapped;
 
 	CHILD_DISPATCH(modes, argc, argv);
 	alarm(TEST_TIMEOUT);
 
-	/* Arguments: one over MAX_ARG_STRLEN (32 pages); many of 100 KiB each. */
-	big = malloc(200 * 1024);
-	memset(big, 'x', 200 * 1024 - 1);
-	big[200 * 1024 - 1] = '\0';
+	/*
+	 * Arguments: one over MAX_ARG_STRLEN (32 of this kernel's pages: 128
+	 * KiB with 4 KiB pages, 512 KiB with 16 KiB ones); many of 100 KiB
+	 * each, under it on every page size.
+	 */
+	big_len = 33 * (size_t)page > 200 * 1024 ? 33 * (size_t)page : 200 * 1024;
+	big = malloc(big_len);
+	memset(big, 'x', big_len - 1);
+	big[big_len - 1] = '\0';
 	one_big[1] = big;
 	many_big[0] = "/proc/self/exe";
 	for (int i = 1; i < 63; i++)
-		many_big[i] = big + 100 * 1024;
-	unmapped = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		many_big[i] = big + big_len - 100 * 1024;
+	unmapped = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	write_file(PROBE, "0123456789", 0644);
 	write_file("/tmp/execns-no-x", "#!/bin/sh\nexit 0\n", 0644);

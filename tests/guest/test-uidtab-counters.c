@@ -26,6 +26,8 @@
 
 #define IO_URING_DISABLED	"/proc/sys/kernel/io_uring_disabled"
 #define BUF_PAGES		4
+/* This kernel's page size (4 KiB, or 16 KiB on arm64-16k). */
+#define PAGE			((int)sysconf(_SC_PAGESIZE))
 
 static long table;
 
@@ -105,7 +107,7 @@ static void pipe_counts(void)
 	if (pipe(a) || pipe(b))
 		return;
 	child_putl("pb2", mine("pipe_bufs"));
-	child_putl("setsz", fcntl(a[0], F_SETPIPE_SZ, 4096));
+	child_putl("setsz", fcntl(a[0], F_SETPIPE_SZ, PAGE));
 	child_putl("pb_small", mine("pipe_bufs"));
 	close(a[0]);
 	close(a[1]);
@@ -176,12 +178,12 @@ static void locked_counts(void)
 		child_putl("lv_skip", errno);
 		return;
 	}
-	buf = mmap(NULL, BUF_PAGES * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	buf = mmap(NULL, BUF_PAGES * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf == MAP_FAILED)
 		return;
-	memset(buf, 1, BUF_PAGES * 4096);
+	memset(buf, 1, BUF_PAGES * PAGE);
 	iov.iov_base = buf;
-	iov.iov_len = BUF_PAGES * 4096;
+	iov.iov_len = BUF_PAGES * PAGE;
 	child_putl("lv0", mine("locked_vm"));
 	if (syscall(SYS_io_uring_register, ring, IORING_REGISTER_BUFFERS, &iov, 1)) {
 		child_putl("lv_regerr", errno);
@@ -285,9 +287,9 @@ int main(int argc, char **argv)
 	ksft_test_result(child_val(&o, "pb0") == 0 && child_val(&o, "pb2") == 32,
 			 "pipe_bufs: 16 pages per new pipe (%ld -> %ld after two)",
 			 child_val(&o, "pb0"), child_val(&o, "pb2"));
-	ksft_test_result(child_val(&o, "setsz") == 4096 && child_val(&o, "pb_small") == 17 &&
+	ksft_test_result(child_val(&o, "setsz") == PAGE && child_val(&o, "pb_small") == 17 &&
 			 child_val(&o, "pb_closed") == 0,
-			 "pipe_bufs: %ld after F_SETPIPE_SZ(4096) on one (want 17), %ld once both are closed",
+			 "pipe_bufs: %ld after F_SETPIPE_SZ(one page) on one (want 17), %ld once both are closed",
 			 child_val(&o, "pb_small"), child_val(&o, "pb_closed"));
 	ksft_test_result(child_val(&o, "ui0") == 0 && child_val(&o, "ui_sent") == 1 && child_val(&o, "ui_recv") == 0,
 			 "unix_inflight: %ld, %ld with a socket in flight over SCM_RIGHTS, %ld once received",

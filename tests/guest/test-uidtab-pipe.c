@@ -13,8 +13,10 @@
 
 #define SOFT	"/proc/sys/fs/pipe-user-pages-soft"
 #define HARD	"/proc/sys/fs/pipe-user-pages-hard"
-#define FULL	65536
-#define MIN	(2 * 4096)
+/* Pipe sizes are in this kernel's pages (4 KiB, or 16 KiB on arm64-16k). */
+#define PAGE	((int)sysconf(_SC_PAGESIZE))
+#define FULL	(16 * PAGE)	/* PIPE_DEF_BUFFERS */
+#define MIN	(2 * PAGE)
 #define NPIPES	4
 
 /* Open n pipes; "p1".."pn" their sizes (-errno for a failed pipe()). */
