@@ -18,7 +18,11 @@
 #   - no clone of a hooked function in the symbol table;
 #   - each caller below has a call (or tail jump) to each function named
 #     (a|b: to one of them, e.g. a callee or the function it calls, where
-#     the compiler may inline the one into the caller).
+#     the compiler may inline the one into the caller);
+#   - every function that names uidhash_lock or ucounts_lock (which any
+#     copy of alloc_uid, find_user or alloc_ucounts must take) is one of
+#     them, a release, or (ucounts_lock) calls no slab allocator: a copy in
+#     a caller nobody listed is found by what its code does.
 # A caller missing from the symbol table (renamed, or inlined into its own
 # caller) fails the check: read the new kernel's source and update the list.
 #
@@ -95,8 +99,23 @@ addr() { awk -v s="$1" '$3 == s && $2 ~ /^[tTW]$/ { print $1; exit }' "$map"; }
 # end ADDR: the address of the next text symbol after ADDR.
 end() { awk -v a="$1" '$2 ~ /^[tTW]$/ && $1 > a { print $1 }' "$map" | sort | head -n 1; }
 
+# LOCK: HOOKED... (ALLOCATES: yes when every hooked user allocates): the
+# file-static locks every copy of a hooked function must take.  Each
+# function of the lock's file (the hooked functions' text, 64 KiB either
+# side: one file's code is contiguous without LTO) that names the lock must
+# be a hooked one, a release (RELEASES), or, where every hooked user
+# allocates, one that calls no slab allocator: the module's own text scan
+# (module/proof.c) judges the same way, from its own decoder.
+locks() {
+	cat <<-'LIST'
+	uidhash_lock: alloc_uid find_user: no
+	ucounts_lock: alloc_ucounts: yes
+	LIST
+}
+RELEASES="free_uid free_user put_ucounts hlist_add_ucounts"
+
 echo "KTAP version 1"
-echo "1..$((2 + $(sites | wc -l)))"
+echo "1..$((2 + $(sites | wc -l) + $(locks | wc -l)))"
 rc=0
 grep -q '^CONFIG_LTO_NONE=y' "$build/.config" || rc=1
 result $rc "no link-time optimisation (CONFIG_LTO_NONE=y): calls into another file are never inlined"
@@ -135,4 +154,63 @@ while IFS=: read -r callers callees; do
 	[ -z "$missing" ] || rc=1
 	result $rc "$caller calls${callees//|/ or } through their entries${missing:+ (no call to:${missing//|/ or })}"
 done < <(sites)
+# data_addr NAME: a data symbol's address (System.map types b, d, B, D).
+data_addr() { awk -v s="$1" '$3 == s && $2 ~ /^[bBdD]$/ { print $1; exit }' "$map"; }
+
+while IFS=: read -r lock users allocates; do
+	la=$(data_addr "$lock")
+	lo= hi=
+	for f in $users; do
+		a=$(addr "$f")
+		[ -n "$a" ] || continue
+		[ -n "$lo" ] && [ $((16#$a)) -ge $((16#$lo)) ] || lo=$a
+		[ -n "$hi" ] && [ $((16#$a)) -le $((16#$hi)) ] || hi=$a
+	done
+	if [ -z "$la" ] || [ -z "$lo" ]; then
+		result 1 "$lock: not in the symbol table with its users ($users)"
+		continue
+	fi
+	objdump -d --no-show-raw-insn --start-address=$(printf '0x%x' $((16#$lo - 65536))) \
+		--stop-address=$(printf '0x%x' $((16#$hi + 65536))) "$elf" >"$work/dis"
+	# Each function that names the lock, and whether it calls the allocator,
+	# by address: a vmlinux from vmlinuz has no symbols, so System.map
+	# names the functions (the last text symbol at or before an address)
+	# and the call targets.
+	{
+		awk '$2 ~ /^[tTW]$/ { print "S", $1, $3 }' "$map"
+		awk -v la="$la" '
+			/^ *[0-9a-f]+:/ { a = $1; sub(/:$/, "", a) } 
+			index($0, "0x" la) || index($0, la " <") { print "L", a }
+			/call +(0x)?[0-9a-f]+/ { if (match($0, /call +(0x)?[0-9a-f]+/)) { t = substr($0, RSTART, RLENGTH); sub(/call +(0x)?/, "", t); print "C", a, t } }' "$work/dis"
+	} | sort -k2,2 -s | awk '
+		$1 == "S" { fn = $3; sym[$2] = $3; next }
+		$1 == "L" { named[fn] = 1; next }
+		$1 == "C" { calls[fn] = calls[fn] " " $3 }
+		END {
+			for (f in named) {
+				how = "none"
+				n = split(calls[f], t, " ")
+				for (i = 1; i <= n; i++)
+					if (sym[t[i]] ~ /^(kmalloc|__kmalloc|kmem_cache_alloc)/)
+						how = "allocates"
+				print f, how
+			}
+		}' | sort >"$work/users"
+	seen= bad=
+	while read -r fn how; do
+		base=${fn%%.*}
+		case " $users " in *" $fn "*) seen="$seen $fn" ;; *)
+			case " $RELEASES " in *" $base "*) ;; *)
+				[ "$allocates" = " yes" ] && [ "$how" = none ] || bad="$bad $fn" ;;
+			esac ;;
+		esac
+	done <"$work/users"
+	missing=
+	for f in $users; do
+		case " $seen " in *" $f "*) ;; *) missing="$missing $f" ;; esac
+	done
+	rc=0
+	[ -z "$bad$missing" ] || rc=1
+	result $rc "the functions naming $lock ($(cut -d' ' -f1 "$work/users" | xargs | sed 's/ /, /g')) are its users$users, releases or, for a lock whose users allocate, functions that do not${bad:+; a copy of$users may be in:$bad}${missing:+; not found naming it:$missing}"
+done < <(locks)
 [ "$KTAP_FAILED" -eq 0 ]
