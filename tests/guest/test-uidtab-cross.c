@@ -245,10 +245,10 @@ static int do_op(const char *op, int fd, long arg)
 	} else if (!strcmp(op, "pipe-grow")) {
 		int p[2];
 
-		child_putl("grow_err", fcntl(fd, F_SETPIPE_SZ, PIPE_PAGES * 4096) < 0 ? errno : 0);
+		child_putl("grow_err", fcntl(fd, F_SETPIPE_SZ, PIPE_PAGES * (int)sysconf(_SC_PAGESIZE)) < 0 ? errno : 0);
 		err = pipe(p) ? errno : 0;
 		child_putl("fresh_pipe_err", err);
-		child_putl("fresh_grow_err", err ? -1 : fcntl(p[0], F_SETPIPE_SZ, PIPE_PAGES * 4096) < 0 ? errno : 0);
+		child_putl("fresh_grow_err", err ? -1 : fcntl(p[0], F_SETPIPE_SZ, PIPE_PAGES * (int)sysconf(_SC_PAGESIZE)) < 0 ? errno : 0);
 		put_listing(table);
 	} else if (!strcmp(op, "unix-send")) {
 		int sp[2];
