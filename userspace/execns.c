@@ -876,6 +876,11 @@ static void __attribute__((noreturn)) fail(int flags, const char *file, bool sel
 		if (flags & EXECNS_NEWUIDTABLE)
 			fail_proof();
 		break;
+	case EBUSY:
+		if (flags & EXECNS_NEWUIDTABLE)
+			errx(EXIT_EXECNS, "%s: the module cannot arm its uid hooks: another IP-modifying ftrace user (a livepatch, a module) holds a function they need, or ftrace is off ('dmesg | grep execns' names it); namespaces still work without -t",
+			     strerror(e));
+		break;
 	case ENOSPC:
 	case EUSERS:
 		errx(EXIT_EXECNS, "%s: too many namespaces: see /proc/sys/user/max_*_namespaces",

@@ -30,7 +30,8 @@
 #define EXPECTED_TAINT	"/tmp/execns-expected-taint"	/* lib.sh's EXECNS_EXPECTED_TAINT */
 #define TAINT_LIVEPATCH	"32768"
 #define GUARD_LINE	"cannot hook set_cred_ucounts (-16)"
-#define TESTS		8
+#define TESTS		9
+#define CLI		"/usr/local/bin/execns"
 
 /* The address /proc/kallsyms gives a text symbol, or 0. */
 static unsigned long kallsyms_addr(const char *sym)
@@ -138,6 +139,14 @@ static void no_table(void)
 	ksft_test_result(err == EBUSY && ut_self() == 0 && ut_ntables() == 0 && guard_lines == 1,
 			 "while it is enabled, execns(CLONE_NEWUSER) is EBUSY (errno %ld) with the caller in no table (tables %d), and the kernel log names the guarded caller (%d)",
 			 err == CHILD_NONE ? 0 : err, ut_ntables(), guard_lines);
+	{
+		char *cli[] = { CLI, "-t", "/bin/true", NULL };
+		char out[2048] = "";
+		int rc = child_exec(cli, CHILD_STDOUT | CHILD_STDERR, NULL, NULL, 30, out, sizeof(out));
+
+		ksft_test_result(rc == 125 && strstr(out, "cannot arm its uid hooks") && strstr(out, "livepatch"),
+				 "and execns -t exits 125 with one line naming the cause (exit %d)", rc);
+	}
 	unload = load ? -1 : klp_unload();
 	ksft_test_result(!unload && !module_listed(KLP_NAME) && wait_disarmed(UT_RCU_SECS) == 0,
 			 "the livepatch is disabled and unloads (errno %d), and the hooks stay disarmed",
