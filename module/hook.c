@@ -328,6 +328,14 @@ int execns_hook_init(struct execns_hook *h)
 	if (!h->addr)
 		return h->guard ? 0 : -ENOENT;
 	ret = execns_hook_point(h, h->addr);
+	if (ret && h->guard) {
+		/* Untraceable, it cannot be livepatched either: nothing to guard. */
+		pr_info("not guarding %s (%d): ftrace cannot trace it, so no livepatch can replace it\n",
+			h->name, ret);
+		ftrace_free_filter(&h->ops);
+		h->addr = 0;
+		return 0;
+	}
 	if (ret) {
 		pr_err("cannot trace %s (%d): is it in available_filter_functions?\n",
 		       h->name, ret);

@@ -719,7 +719,7 @@ static void execns_proof_user(const struct execns_proof_sig *sig, unsigned long 
 	execns_proof_fn_line(false, h,
 			     "users: %s: %ps names it and is neither %s nor a release the proof knows%s: it may hold a copy of %s that runs without the hook",
 			     m->name, (void *)start, execns_proof_names_buf,
-			     alloc < 0 ? " (its text could not be read)" : ", and it allocates",
+			     !by_alloc ? "" : alloc < 0 ? " (its text could not be read)" : ", and it allocates",
 			     execns_proof_names_buf);
 }
 

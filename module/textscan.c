@@ -74,14 +74,49 @@ static size_t execns_scan_chunk(const struct execns_scan_set *set, const u8 *cod
 	return i;
 }
 
+/* Scan [@start, @end): the bytes read, or -EFAULT. */
+static long execns_scan_range(const struct execns_scan_set *set, u8 *code,
+			      unsigned long start, unsigned long end)
+{
+	unsigned long p, q, top;
+	size_t done;
+
+	for (p = start; p < end; p = q + done) {
+		q = max(p - EXECNS_SCAN_BEFORE, start);
+		top = min(p + EXECNS_SCAN_CHUNK + EXECNS_SCAN_AFTER, end);
+		if (copy_from_kernel_nofault(code, (void *)q, top - q))
+			return -EFAULT;
+		done = execns_scan_chunk(set, code, top - q, q, p - q,
+					 min(p + EXECNS_SCAN_CHUNK, end) - q);
+		if (q + done <= p)
+			break;	/* the text ends inside an instruction */
+		cond_resched();
+	}
+	return end - start;
+}
+
+/*
+ * The architecture's hole (execns-arch.h): text the host must not read,
+ * skipped when both its ends are known and lie inside [@stext, @etext].
+ */
+static bool execns_scan_hole(unsigned long stext, unsigned long etext,
+			     unsigned long *start, unsigned long *end)
+{
+	const char *s = EXECNS_ARCH_TEXT_HOLE_START, *e = EXECNS_ARCH_TEXT_HOLE_END;
+
+	*start = s ? execns_symbol_addr(s) : 0;
+	*end = e ? execns_symbol_addr(e) : 0;
+	return *start >= stext && *start < *end && *end <= etext;
+}
+
 long execns_textscan(struct execns_scan_target *t, unsigned int n)
 {
 	unsigned long stext = execns_symbol_addr("_stext");
 	unsigned long etext = execns_symbol_addr("_etext");
 	struct execns_scan_set set = { };
-	unsigned long p, q, end;
+	unsigned long hole, hole_end;
+	long ret, read;
 	unsigned int k;
-	size_t done;
 	u8 *code;
 
 	if (!stext || etext <= stext || !execns_have(kallsyms_lookup_size_offset))
@@ -97,19 +132,13 @@ long execns_textscan(struct execns_scan_target *t, unsigned int n)
 	code = kvmalloc(EXECNS_SCAN_BEFORE + EXECNS_SCAN_CHUNK + EXECNS_SCAN_AFTER, GFP_KERNEL);
 	if (!code)
 		return -ENOMEM;
-	for (p = stext; p < etext; p = q + done) {
-		q = max(p - EXECNS_SCAN_BEFORE, stext);
-		end = min(p + EXECNS_SCAN_CHUNK + EXECNS_SCAN_AFTER, etext);
-		if (copy_from_kernel_nofault(code, (void *)q, end - q)) {
-			kvfree(code);
-			return -EFAULT;
-		}
-		done = execns_scan_chunk(&set, code, end - q, q, p - q,
-					 min(p + EXECNS_SCAN_CHUNK, etext) - q);
-		if (q + done <= p)
-			break;	/* the text ends inside an instruction */
-		cond_resched();
+	if (!execns_scan_hole(stext, etext, &hole, &hole_end))
+		hole = hole_end = etext;
+	read = execns_scan_range(&set, code, stext, hole);
+	if (read >= 0 && hole_end < etext) {
+		ret = execns_scan_range(&set, code, hole_end, etext);
+		read = ret < 0 ? ret : read + ret;
 	}
 	kvfree(code);
-	return etext - stext;
+	return read;
 }

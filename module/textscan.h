@@ -6,7 +6,9 @@
  * runs rather than from a list of releases.  Instructions are decoded by
  * the architecture's execns_arch_branch() and execns_arch_refers()
  * (execns-arch.h).  The text of modules (a livepatch's, another module's
- * copy of a function) and init text freed after boot are not read.
+ * copy of a function), init text freed after boot and the architecture's
+ * hole (arm64: KVM's hypervisor text, which the host must not read under
+ * protected KVM) are not read.
  */
 #ifndef _EXECNS_TEXTSCAN_H
 #define _EXECNS_TEXTSCAN_H

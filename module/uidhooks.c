@@ -29,7 +29,7 @@
  * made and disarmed from a delayed work item once no table is left and no
  * get() is pending: the reaper (uidtab.c) that frees the last table
  * (re)queues that work disarm_delay_ms later, and until it has run the
- * armed hooks hold a module reference (execns_uidhooks_hold()), so rmmod
+ * armed hooks hold a module reference (execns_uidhooks_idle()), so rmmod
  * meanwhile is refused ("in use") rather than reaching an unload that
  * must unregister them.  So a make-and-drop loop
  * finds the hooks still armed and never waits for a disarm, and the disarm
@@ -119,7 +119,7 @@ static struct execns_hook execns_uid_hooks[] = {
 static DEFINE_MUTEX(execns_uidhooks_lock);
 static unsigned int execns_uidhooks_pending;
 static bool execns_uidhooks_armed;		/* all of them: tables may be made */
-static bool execns_uidhooks_held;		/* a module reference (hold()) */
+static bool execns_uidhooks_held;		/* a module reference (execns_uidhooks_idle()) */
 static unsigned long execns_uidhooks_arms;	/* times armed since load */
 
 /*
@@ -198,9 +198,11 @@ static DECLARE_DELAYED_WORK(execns_uidhooks_work, execns_uidhooks_disarm_work);
 /*
  * No table is left, so the hooks may go once disarm_delay_ms passed
  * without a new one.  Each call moves the deadline, so the delay counts
- * from the last table's end.
+ * from the last table's end.  Until the work has run, the armed hooks
+ * hold the module; the work drops that reference whatever it finds, so a
+ * table made meanwhile (which holds the module itself) ends it too.
  */
-void execns_uidhooks_hold(void)
+void execns_uidhooks_idle(void)
 {
 	mutex_lock(&execns_uidhooks_lock);
 	if (!execns_uidhooks_held && execns_uidhooks_any_armed()) {
@@ -208,11 +210,6 @@ void execns_uidhooks_hold(void)
 		WRITE_ONCE(execns_uidhooks_held, true);
 	}
 	mutex_unlock(&execns_uidhooks_lock);
-}
-
-void execns_uidhooks_idle(void)
-{
-	execns_uidhooks_hold();
 	mod_delayed_work(system_wq, &execns_uidhooks_work,
 			 msecs_to_jiffies(READ_ONCE(execns_disarm_delay_ms)));
 }
@@ -292,8 +289,8 @@ void execns_uidhooks_flush(void)
 
 /*
  * Tables pin the module, so none exists here, and no get() is pending;
- * armed hooks hold it too (hold()), so they are disarmed already, except
- * on a failed load.
+ * armed hooks hold it too (execns_uidhooks_idle()), so they are disarmed
+ * already, except on a failed load.
  */
 void execns_uidhooks_uninit(void)
 {

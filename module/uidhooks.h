@@ -25,16 +25,13 @@ int execns_uidhooks_get(void);
 void execns_uidhooks_put(void);
 
 /*
- * Armed hooks hold the module while no table does: a reference from
- * hold() until the disarm work has run.  The reaper calls hold() before it
- * drops the last table's reference, so that rmmod never finds the hooks
- * armed with nothing holding the module (unload would then have to
- * unregister them, and after ftrace_kill() wait for that forever).
- * Process context, no lock held.
+ * No table is left (uidtab.c's reaper, before it drops the last table's
+ * module reference): disarm after disarm_delay_ms, and until then the
+ * armed hooks hold the module, so that rmmod never finds them armed with
+ * nothing holding it (unload would then have to unregister them, and
+ * after ftrace_kill() wait for that forever).  Process context, no lock
+ * held.
  */
-void execns_uidhooks_hold(void);
-
-/* No table is left (uidtab.c's reaper): hold(), disarm after disarm_delay_ms. */
 void execns_uidhooks_idle(void);
 
 /* "hooks armed|disarmed" and the arm count, for /proc/execns/stats. */

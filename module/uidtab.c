@@ -393,7 +393,7 @@ static bool execns_reap_pass(struct execns_reaped *r)
 		execns_user_free(r->users[i]);
 	/* Before the last table lets go of the module, the armed hooks hold it. */
 	if (!list_empty(&r->tables) && !execns_uidtab_count())
-		execns_uidhooks_hold();
+		execns_uidhooks_idle();
 	list_for_each_entry_safe(tab, next, &r->tables, dead) {
 		kfree(tab);
 		module_put(THIS_MODULE);	/* module exit waits for this work */

@@ -175,7 +175,11 @@ void execns_unshare_uninit(void)
 
 	mutex_lock(&execns_unshare_lock);
 	execns_unshare_ready = false;
-	/* Only a failed init gets here armed: then the reference goes too. */
+	/*
+	 * Armed here only after a failed init, or when a write to the
+	 * parameter won the lock between rmmod's refcount check and this
+	 * exit: the hooks are disarmed and that reference goes too.
+	 */
 	for (i = ARRAY_SIZE(execns_unshare_hooks) - 1; i >= 0; i--)
 		execns_hook_disarm(&execns_unshare_hooks[i]);
 	execns_unshare_pin();

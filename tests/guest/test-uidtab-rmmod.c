@@ -85,11 +85,16 @@ int main(int argc, char **argv)
 	write_knob(DELAY, "5000");
 	child_kill(holder);
 	ut_wait_tables(0, UT_RCU_SECS);
-	err = execns_rmmod(0);
 	{
 		char stats[4096] = "";
 
-		read_text(UT_STATS, stats, sizeof(stats));
+		/* The reaper's pass that freed the table takes the hold (a moment after "tables 0"). */
+		for (int i = 0; i < 30 && !strstr(stats, "pinned: the uid hooks"); i++) {
+			if (i)
+				sleep_ms(100);
+			read_text(UT_STATS, stats, sizeof(stats));
+		}
+		err = execns_rmmod(0);
 		ksft_test_result((err == EWOULDBLOCK || err == EBUSY) && loaded() &&
 				 strstr(stats, "hooks armed") && strstr(stats, "pinned: the uid hooks are armed"),
 				 "with no table left but the hooks still armed (disarm_delay_ms 5000), rmmod is refused (errno %d) and /proc/execns/stats says why",

@@ -148,6 +148,16 @@ static inline size_t execns_arch_branch(const u8 *code, size_t len, unsigned lon
 }
 
 /*
+ * Text between _stext and _etext that the text scan (textscan.c) must not
+ * read: KVM's hypervisor text.  Booted with kvm-arm.mode=protected, the
+ * hypervisor takes those pages from the host, and a host read of them
+ * traps to EL2, which older kernels answer with a hypervisor panic that
+ * no fault handler of the host's can catch.
+ */
+#define EXECNS_ARCH_TEXT_HOLE_START	"__hyp_idmap_text_start"
+#define EXECNS_ARCH_TEXT_HOLE_END	"__hyp_text_end"
+
+/*
  * Whether the instruction at @code[@i] (of @len copied from @base) starts
  * naming the kernel object at @target: the text scan (textscan.c) finds
  * the functions that take a file-static lock this way.  An address is

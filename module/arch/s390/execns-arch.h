@@ -145,6 +145,10 @@ static inline size_t execns_arch_branch(const u8 *code, size_t len, unsigned lon
 	return ilen;
 }
 
+/* No text between _stext and _etext is kept from the text scan here. */
+#define EXECNS_ARCH_TEXT_HOLE_START	NULL
+#define EXECNS_ARCH_TEXT_HOLE_END	NULL
+
 /*
  * Whether the instruction at @code[@i] (of @len copied from @base) names
  * the kernel object at @target: the text scan (textscan.c) finds the

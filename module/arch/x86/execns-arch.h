@@ -173,6 +173,10 @@ static inline size_t execns_arch_branch(const u8 *code, size_t len, unsigned lon
 	return 1;	/* every offset: there is no decoder to step by instructions */
 }
 
+/* No text between _stext and _etext is kept from the text scan here. */
+#define EXECNS_ARCH_TEXT_HOLE_START	NULL
+#define EXECNS_ARCH_TEXT_HOLE_END	NULL
+
 /*
  * Whether the bytes at @code[@i] (of @len copied from @base) are the 32-bit
  * field of an instruction that names the kernel object at @target: the
