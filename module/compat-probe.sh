@@ -9,6 +9,7 @@
 src=$1
 inc=$1/include
 arch=${3:-x86}
+obj=$2
 gen=$2/arch/$arch/include/generated/asm
 
 # have NAME FILE PATTERN: define NAME when include/FILE contains PATTERN.
@@ -26,7 +27,24 @@ have EXECNS_HAVE_EXEC_TASK_NAMESPACES linux/nsproxy.h 'int exec_task_namespaces\
 have EXECNS_HAVE_NS_REF_PUT linux/ns_common.h 'define ns_ref_put\('
 have EXECNS_HAVE_UCOUNTS_RCUREF linux/user_namespace.h 'rcuref_t[[:space:]]+count;'
 have EXECNS_HAVE_UCOUNTS_NULLS linux/user_namespace.h 'struct hlist_nulls_node[[:space:]]+node;'
+have EXECNS_HAVE_CRED_UCOUNTS linux/cred.h 'struct ucounts[[:space:]]+\*ucounts;'
+have EXECNS_HAVE_UCOUNTS_INT_COUNT linux/user_namespace.h '^[[:space:]]int count;'
+have EXECNS_HAVE_UCOUNT_FANOTIFY linux/user_namespace.h 'UCOUNT_FANOTIFY_GROUPS'
+have EXECNS_HAVE_TIME_NS_KREF linux/time_namespace.h 'struct kref[[:space:]]+kref;'
+have EXECNS_HAVE_EPOLL_PERCPU linux/sched/user.h 'struct percpu_counter[[:space:]]+epoll_watches;'
+have EXECNS_HAVE_STATIC_CALL_QUERY linux/static_call.h 'define static_call_query\('
 have EXECNS_HAVE_KALLSYMS_EACH_MODULE linux/kallsyms.h 'kallsyms_on_each_symbol\(int \(\*fn\)\(void \*, const char \*, struct module \*'
+
+# exported NAME SYMBOL: define NAME when vmlinux exports SYMBOL to modules
+# (the build's Module.symvers; none readable: not exported, and the module
+# resolves it from kallsyms like the other internals).
+exported() {
+	if grep -Eq "^0x[0-9a-f]+[[:space:]]$2[[:space:]]vmlinux[[:space:]]" "$obj/Module.symvers" 2>/dev/null; then
+		echo "#define $1 1"
+	fi
+}
+exported EXECNS_HAVE_FREE_UID_EXPORT free_uid
+exported EXECNS_HAVE_FTRACE_FREE_FILTER_EXPORT ftrace_free_filter
 
 # have_any NAME PATTERN FILE...: define NAME when one of the FILEs (relative
 # to SRCTREE: the generic and the architecture's headers) contains PATTERN.
@@ -41,6 +59,9 @@ have_any() {
 	done
 }
 
+# What an ftrace callback is given (compat.h): a struct pt_regs until 5.10.
+have EXECNS_HAVE_FTRACE_FUNC_PT_REGS linux/ftrace.h 'struct ftrace_ops \*op, struct pt_regs \*regs\);'
+
 # ftrace_regs accessors (compat.h): 6.1 names the setter
 # ftrace_instruction_pointer_set() and has no argument getter.
 have_any EXECNS_HAVE_FTRACE_REGS_GET_ARGUMENT '(^|[[:space:]])ftrace_regs_get_argument\(' \
@@ -54,15 +75,29 @@ have_any EXECNS_HAVE_FTRACE_REGS_SET_IP '(^|[[:space:]])ftrace_regs_set_instruct
 have_any EXECNS_HAVE_SYS_CALL_SWITCH 'long x64_sys_call\(const struct pt_regs \*[a-z]*, unsigned int nr\)' \
 	"arch/$arch/include/asm/syscall.h"
 
-# free_nrs NAME FILE: the numbers the dispatcher of this very kernel build
+# free_nrs NAME FILE [ABIS]: the numbers the dispatcher of this very kernel build
 # hands to sys_ni_syscall (its switch or table is generated from FILE, one
 # "__SYSCALL(nr, sym)" line per number), as a list.
 free_nrs() {
 	[ -r "$gen/$2" ] || { echo "compat-probe.sh: no $gen/$2" >&2; exit 1; }
 	printf '#define %s' "$1"
-	sed -n 's/^__SYSCALL[A-Z_]*(\([0-9]*\), *sys_ni_syscall[,)].*/\1/p' "$gen/$2" |
-		tr '\n' ',' | sed 's/,$//; s/^/ /'
+	{
+		sed -n 's/^__SYSCALL[A-Z0-9_]*(\([0-9]*\), *sys_ni_syscall[,)].*/\1/p' "$gen/$2"
+		[ -z "${3:-}" ] || unlisted_nrs "$gen/$2" "$3"
+	} | sort -n -u | tr '\n' ',' | sed 's/,$//; s/^/ /'
 	echo
+}
+
+# unlisted_nrs FILE ABIS: x86 before 5.11 generates only the numbers in
+# use, "__SYSCALL_ABI(nr, sym)" (a few of them sys_ni_syscall), and fills
+# the rest of the table, up to the highest of them, with ni_syscall: those
+# gaps (none since, where every number has a line), counting the lines of
+# the ABIS (a regex: COMMON|64 for the x86_64 table, whose x32 numbers are
+# in a table of their own) as in use.
+unlisted_nrs() {
+	sed -n 's/^__SYSCALL_\([A-Z0-9]*\)(\([0-9]*\),.*/\1 \2/p' "$1" |
+		awk -v abis="^($2)\$" '$1 ~ abis { used[$2] = 1; if ($2 + 0 > max) max = $2 + 0 }
+			END { for (i = 0; i < max; i++) if (!(i in used)) print i }'
 }
 
 # free_nrs_s390 NAME COLUMN: the same for s390 before 6.13, whose generated
@@ -90,14 +125,40 @@ free_nrs_s390() {
 	printf '#define %s%s\n' "$1" "$list"
 }
 
+# free_nrs_arm64_510: arm64 before 6.x generates no table: its native
+# table is asm-generic/unistd.h's "__SYSCALL(__NR_x, sym)" over a default
+# of ni_syscall up to __NR_syscalls, so a number no "#define __NR..." line
+# names is free (a name under an #if counts as used: at worst a free
+# number is not offered); its compat table is asm/unistd32.h, whose unused
+# numbers are written "__SYSCALL(nr, sys_ni_syscall)".
+free_nrs_arm64_510() {
+	local u=$inc/uapi/asm-generic/unistd.h
+
+	[ -r "$u" ] || { echo "compat-probe.sh: no $u" >&2; exit 1; }
+	printf '#define EXECNS_NATIVE_FREE_NRS'
+	awk '$1 == "#define" && $2 == "__NR_syscalls" { max = $3 + 0 }
+		$1 == "#define" && $2 ~ /^__NR(3264)?_/ && $3 ~ /^[0-9]+$/ { used[$3 + 0] = 1 }
+		END { for (i = 0; i < max; i++) if (!(i in used)) print i }' "$u" |
+		tr '\n' ',' | sed 's/,$//; s/^/ /'
+	echo
+	printf '#define EXECNS_COMPAT_FREE_NRS'
+	sed -n 's/^__SYSCALL(\([0-9]*\), *sys_ni_syscall).*/\1/p' "$src/arch/arm64/include/asm/unistd32.h" |
+		tr '\n' ',' | sed 's/,$//; s/^/ /'
+	echo
+}
+
 # The generated lists are the architecture's (module/arch/$arch/).
 case $arch in
 x86)
-	free_nrs EXECNS_NATIVE_FREE_NRS syscalls_64.h
-	free_nrs EXECNS_COMPAT_FREE_NRS syscalls_32.h ;;
+	free_nrs EXECNS_NATIVE_FREE_NRS syscalls_64.h 'COMMON|64'
+	free_nrs EXECNS_COMPAT_FREE_NRS syscalls_32.h I386 ;;
 arm64)
-	free_nrs EXECNS_NATIVE_FREE_NRS syscall_table_64.h
-	free_nrs EXECNS_COMPAT_FREE_NRS syscall_table_32.h ;;
+	if [ -r "$gen/syscall_table_64.h" ]; then
+		free_nrs EXECNS_NATIVE_FREE_NRS syscall_table_64.h
+		free_nrs EXECNS_COMPAT_FREE_NRS syscall_table_32.h
+	else
+		free_nrs_arm64_510
+	fi ;;
 s390)
 	if grep -q '^__SYSCALL(' "$gen/syscall_table.h" 2>/dev/null; then
 		# Generated from scripts/syscall.tbl (6.13 on): one table, and no

@@ -87,19 +87,55 @@
  * initial namespaces; either warns if the count does reach zero, which
  * would mean a leak, never a use-after-free.
  */
-#ifdef EXECNS_HAVE_NS_REF_PUT
+#if defined(EXECNS_HAVE_NS_REF_PUT)
 #define execns_put_time_ns_nonfinal(tns) WARN_ON_ONCE(ns_ref_put(tns))
+#elif defined(EXECNS_HAVE_TIME_NS_KREF)
+/* 5.10 counts time namespaces in a kref of their own. */
+#define execns_put_time_ns_nonfinal(tns) \
+	WARN_ON_ONCE(refcount_dec_and_test(&(tns)->kref.refcount))
 #else
 #define execns_put_time_ns_nonfinal(tns) refcount_dec(&(tns)->ns.count)
 #endif
 
 /*
- * struct ucounts' reference count: an atomic_t until 7.x, an rcuref_t (with
- * an RCU-walked hash in the kernel) since.  read() is the number of
- * references held (rcuref_read() counts the same way); drop_last() drops
- * the one reference left, and fails if there is any other.
+ * Credentials' ucounts (cred->ucounts, set_cred_ucounts(),
+ * alloc_ucounts()) exist since 5.14, which moved RLIMIT_NPROC, SIGPENDING,
+ * MSGQUEUE and MEMLOCK out of struct user_struct into them.  Before (5.10)
+ * a cred has only its user_struct, which keeps those counts itself, and a
+ * struct ucounts holds only the counts found by key (inc_ucount(): the
+ * namespace counts, inotify), in atomic_t counters.  A uid table there is
+ * the seed's own: user_structs only, no ucounts and no alloc_ucounts()
+ * hook.  execns_uc_rlimit() reads a ucounts' rlimit count (none before
+ * 5.14), execns_uc_count() one of its ucount[] counts.
  */
-#ifdef EXECNS_HAVE_UCOUNTS_RCUREF
+#ifdef EXECNS_HAVE_CRED_UCOUNTS
+#define EXECNS_CRED_UCOUNTS		true
+#define execns_cred_ucounts(c)		((c)->ucounts)
+#define execns_cred_set_ucounts(c, uc)	((c)->ucounts = (uc))
+#define execns_uc_rlimit(uc, r)		atomic_long_read(&(uc)->rlimit[UCOUNT_RLIMIT_##r])
+#define execns_uc_count(uc, i)		atomic_long_read(&(uc)->ucount[i])
+#else
+#define EXECNS_CRED_UCOUNTS		false
+#define execns_cred_ucounts(c)		((struct ucounts *)NULL)
+#define execns_cred_set_ucounts(c, uc)	do { } while (0)
+#define execns_uc_rlimit(uc, r)		0L
+#define execns_uc_count(uc, i)		((long)atomic_read(&(uc)->ucount[i]))
+#endif
+
+/*
+ * struct ucounts' reference count: an int under ucounts_lock in 5.10, an
+ * atomic_t until 7.x, an rcuref_t (with an RCU-walked hash in the kernel)
+ * since.  read() is the number of references held (rcuref_read() counts
+ * the same way); drop_last() drops the one reference left, and fails if
+ * there is any other.  The int's are called under ucounts_lock only.
+ */
+#if defined(EXECNS_HAVE_UCOUNTS_INT_COUNT)
+#define execns_ucounts_ref_init(uc, n)	((uc)->count = (n))
+#define execns_ucounts_ref_get(uc)	((uc)->count ? ((uc)->count++, true) : false)
+#define execns_ucounts_ref_read(uc)	READ_ONCE((uc)->count)
+#define execns_ucounts_ref_drop_last(uc)	\
+	((uc)->count == 1 ? ((uc)->count = 0, true) : false)
+#elif defined(EXECNS_HAVE_UCOUNTS_RCUREF)
 #define execns_ucounts_ref_init(uc, n)	rcuref_init(&(uc)->count, n)
 #define execns_ucounts_ref_get(uc)	rcuref_get(&(uc)->count)
 #define execns_ucounts_ref_read(uc)	((int)rcuref_read((rcuref_t *)&(uc)->count))
@@ -162,6 +198,36 @@ typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
 #endif
 
 /*
+ * The function a static call's key points at (NULL: none), which
+ * static_call_query() reads since 5.12; 5.10's key has the same field.
+ */
+#ifdef EXECNS_HAVE_STATIC_CALL_QUERY
+#define execns_static_call_query(name) static_call_query(name)
+#else
+#define execns_static_call_query(name) READ_ONCE(STATIC_CALL_KEY(name).func)
+#endif
+
+/*
+ * free_uid() is exported since 5.12 and ftrace_free_filter() since 5.19
+ * (probed in the build's Module.symvers); before, they are called through
+ * static calls resolved from kallsyms, like the internals (symbols.h).
+ */
+#ifdef EXECNS_HAVE_FREE_UID_EXPORT
+#define execns_free_uid(up)		free_uid(up)
+#define EXECNS_FREE_UID_SYMBOL		NULL
+#else
+#define execns_free_uid(up)		execns_call(free_uid)(up)
+#define EXECNS_FREE_UID_SYMBOL		"free_uid"
+#endif
+#ifdef EXECNS_HAVE_FTRACE_FREE_FILTER_EXPORT
+#define execns_ftrace_free_filter(ops)	ftrace_free_filter(ops)
+#define EXECNS_FTRACE_FREE_FILTER_SYMBOL NULL
+#else
+#define execns_ftrace_free_filter(ops)	execns_call(ftrace_free_filter)(ops)
+#define EXECNS_FTRACE_FREE_FILTER_SYMBOL "ftrace_free_filter"
+#endif
+
+/*
  * Link-time optimisation (clang's, the kernel's only kind) inlines across
  * files: any caller anywhere may then hold a copy of a hooked function,
  * and the proof knows the same-file callers only.
@@ -169,12 +235,24 @@ typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
 #define EXECNS_PROOF_LTO		IS_ENABLED(CONFIG_LTO_CLANG)
 
 /*
- * An ftrace callback's view of the registers without FTRACE_OPS_FL_SAVE_REGS
- * (DYNAMIC_FTRACE_WITH_ARGS): ftrace_regs_get_argument() and
- * ftrace_regs_set_instruction_pointer() since 6.x; in 6.1 the setter is
- * ftrace_instruction_pointer_set() and there is no getter, but struct
- * ftrace_regs is a struct pt_regs whose argument registers are saved.
+ * What an ftrace callback is given, struct execns_fregs: a struct
+ * ftrace_regs since 5.11.  5.10 passes a struct pt_regs, filled only for
+ * an ops with FTRACE_OPS_FL_SAVE_REGS (EXECNS_FTRACE_ARGS_FLAGS), whose
+ * trampoline returns to the ip a callback sets there, as livepatch relies on.
+ *
+ * Without FTRACE_OPS_FL_SAVE_REGS (DYNAMIC_FTRACE_WITH_ARGS): the argument
+ * getter and ip setter of struct ftrace_regs are
+ * ftrace_regs_get_argument() and ftrace_regs_set_instruction_pointer()
+ * since 6.x; in 6.1 the setter is ftrace_instruction_pointer_set() and
+ * there is no getter, but struct ftrace_regs is a struct pt_regs whose
+ * argument registers are saved.
  */
+#ifdef EXECNS_HAVE_FTRACE_FUNC_PT_REGS
+#define execns_fregs pt_regs
+#define execns_ftrace_regs_arg(fregs, n) regs_get_kernel_argument(fregs, n)
+#define execns_ftrace_regs_set_ip(fregs, ip) instruction_pointer_set(fregs, ip)
+#else
+#define execns_fregs ftrace_regs
 #ifdef EXECNS_HAVE_FTRACE_REGS_GET_ARGUMENT
 #define execns_ftrace_regs_arg(fregs, n) ftrace_regs_get_argument(fregs, n)
 #else
@@ -185,6 +263,16 @@ typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
 #else
 #define execns_ftrace_regs_set_ip(fregs, ip) ftrace_instruction_pointer_set(fregs, ip)
 #endif
+#endif
+
+/*
+ * The flags an ops needs to read the arguments and move the call, on an
+ * architecture whose ftrace has argument-only trampolines when
+ * DYNAMIC_FTRACE_WITH_ARGS is set (x86 from 5.11, arm64 from 6.x): none
+ * there, FTRACE_OPS_FL_SAVE_REGS (DYNAMIC_FTRACE_WITH_REGS) before.
+ */
+#define EXECNS_FTRACE_ARGS_FLAGS \
+	(IS_ENABLED(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS) ? 0 : FTRACE_OPS_FL_SAVE_REGS)
 
 /*
  * x86's x64_sys_call()/ia32_sys_call(), which slot.c calls once at load to
@@ -199,15 +287,16 @@ typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
 
 /* The per-user ucount limits that exist only with their config option. */
 #ifdef CONFIG_INOTIFY_USER
-#define execns_uc_inotify_instances(uc) atomic_long_read(&(uc)->ucount[UCOUNT_INOTIFY_INSTANCES])
-#define execns_uc_inotify_watches(uc) atomic_long_read(&(uc)->ucount[UCOUNT_INOTIFY_WATCHES])
+#define execns_uc_inotify_instances(uc) execns_uc_count(uc, UCOUNT_INOTIFY_INSTANCES)
+#define execns_uc_inotify_watches(uc) execns_uc_count(uc, UCOUNT_INOTIFY_WATCHES)
 #else
 #define execns_uc_inotify_instances(uc) 0L
 #define execns_uc_inotify_watches(uc) 0L
 #endif
-#ifdef CONFIG_FANOTIFY
-#define execns_uc_fanotify_groups(uc) atomic_long_read(&(uc)->ucount[UCOUNT_FANOTIFY_GROUPS])
-#define execns_uc_fanotify_marks(uc) atomic_long_read(&(uc)->ucount[UCOUNT_FANOTIFY_MARKS])
+/* fanotify counts per user in ucounts since 5.13. */
+#if defined(CONFIG_FANOTIFY) && defined(EXECNS_HAVE_UCOUNT_FANOTIFY)
+#define execns_uc_fanotify_groups(uc) execns_uc_count(uc, UCOUNT_FANOTIFY_GROUPS)
+#define execns_uc_fanotify_marks(uc) execns_uc_count(uc, UCOUNT_FANOTIFY_MARKS)
 #else
 #define execns_uc_fanotify_groups(uc) 0L
 #define execns_uc_fanotify_marks(uc) 0L
@@ -217,11 +306,16 @@ typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
  * The per-user counters still in struct user_struct, each behind the
  * config option that gives it a field.
  */
-#ifdef CONFIG_EPOLL
+#if defined(CONFIG_EPOLL) && defined(EXECNS_HAVE_EPOLL_PERCPU)
 #define execns_user_epoll_init(up) \
 	percpu_counter_init(&(up)->epoll_watches, 0, GFP_KERNEL)
 #define execns_user_epoll_free(up) percpu_counter_destroy(&(up)->epoll_watches)
 #define execns_user_epoll_read(up) percpu_counter_sum(&(up)->epoll_watches)
+#elif defined(CONFIG_EPOLL)
+/* An atomic_long_t until 5.15 (kmem_cache_zalloc() zeroes it). */
+#define execns_user_epoll_init(up) 0
+#define execns_user_epoll_free(up) do { } while (0)
+#define execns_user_epoll_read(up) atomic_long_read(&(up)->epoll_watches)
 #else
 #define execns_user_epoll_init(up) 0
 #define execns_user_epoll_free(up) do { } while (0)
@@ -234,6 +328,29 @@ typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
 #define execns_user_locked_vm(up) atomic_long_read(&(up)->locked_vm)
 #else
 #define execns_user_locked_vm(up) 0L
+#endif
+
+/*
+ * The rlimit counts a user_struct kept itself before credentials had
+ * ucounts (5.10; compat.h above): RLIMIT_NPROC, SIGPENDING, MSGQUEUE (mqueue
+ * bytes) and the SHM part of MEMLOCK (pages), shown on a table user's line
+ * under the names of the ucounts lines that keep them since 5.14.
+ */
+#ifdef EXECNS_HAVE_CRED_UCOUNTS
+#define EXECNS_USER_RLIMITS		false
+#define execns_user_nproc(up)		0L
+#define execns_user_sigpending(up)	0L
+#define execns_user_memlock(up)		0L
+#else
+#define EXECNS_USER_RLIMITS		true
+#define execns_user_nproc(up)		((long)atomic_read(&(up)->processes))
+#define execns_user_sigpending(up)	((long)atomic_read(&(up)->sigpending))
+#define execns_user_memlock(up)		((long)READ_ONCE((up)->locked_shm))
+#endif
+#if !defined(EXECNS_HAVE_CRED_UCOUNTS) && defined(CONFIG_POSIX_MQUEUE)
+#define execns_user_msgqueue(up)	((long)READ_ONCE((up)->mq_bytes))
+#else
+#define execns_user_msgqueue(up)	0L
 #endif
 
 #ifdef CONFIG_WATCH_QUEUE

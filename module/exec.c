@@ -116,10 +116,13 @@ static int execns_prepare_table(struct execns_ctx *ctx)
 		ctx->user = NULL;
 		return ret;
 	}
+	/* Credentials without ucounts (5.10, compat.h) get none. */
+	if (!EXECNS_CRED_UCOUNTS)
+		return 0;
 	ctx->ucounts = execns_uidtab_ucounts(execns_uidtab_of(ctx->user),
 					     current_user_ns(), current_uid());
 	if (!ctx->ucounts) {
-		free_uid(ctx->user);	/* the table's last reference elsewhere */
+		execns_free_uid(ctx->user);	/* the table's last reference elsewhere */
 		ctx->user = NULL;
 		execns_uidtab_reap_now();
 		return -ENOMEM;
@@ -284,7 +287,7 @@ static void execns_commit(struct execns_ctx *ctx)
 static bool execns_runs_as(const struct user_struct *user, const struct ucounts *uc)
 {
 	return current_cred()->user == user && current_real_cred()->user == user &&
-	       current_real_cred()->ucounts == uc;
+	       execns_cred_ucounts(current_real_cred()) == uc;
 }
 
 /*
@@ -323,8 +326,9 @@ static long execns_execve_user(struct execns_ctx *ctx,
 		       task_pid_nr(current));
 		force_sig(SIGKILL);
 	}
-	free_uid(drop);
-	execns_call(put_ucounts)(drop_ucounts);
+	execns_free_uid(drop);
+	if (drop_ucounts)
+		execns_call(put_ucounts)(drop_ucounts);
 	/* A failed exec leaves nothing behind: the table it never entered goes now. */
 	if (ret)
 		execns_uidtab_reap_now();

@@ -45,17 +45,20 @@ static __always_inline void execns_swap_install(struct execns_cred_swap *swap, s
 	swap->replaced = new->user;
 	new->user = swap->user;
 	swap->user = NULL;
-	/* The exec keeps the user namespace and real uid the ucounts are for. */
-	if (new->ucounts->ns == swap->ucounts->ns &&
-	    uid_eq(new->ucounts->uid, swap->ucounts->uid)) {
-		swap->replaced_ucounts = new->ucounts;
-		new->ucounts = swap->ucounts;
+	/*
+	 * The exec keeps the user namespace and real uid the ucounts are for.
+	 * None where credentials have no ucounts (compat.h).
+	 */
+	if (swap->ucounts && execns_cred_ucounts(new)->ns == swap->ucounts->ns &&
+	    uid_eq(execns_cred_ucounts(new)->uid, swap->ucounts->uid)) {
+		swap->replaced_ucounts = execns_cred_ucounts(new);
+		execns_cred_set_ucounts(new, swap->ucounts);
 		swap->ucounts = NULL;
 	}
 }
 
 void notrace execns_handover_hook(unsigned long ip, unsigned long parent_ip,
-				  struct ftrace_ops *op, struct ftrace_regs *fregs)
+				  struct ftrace_ops *op, struct execns_fregs *fregs)
 {
 	struct cred *new = (struct cred *)execns_hook_arg0(fregs);
 	struct hlist_head *bucket = execns_swap_bucket(current);

@@ -17,7 +17,7 @@ struct user_struct;
 struct ucounts;
 struct task_struct;
 struct ftrace_ops;
-struct ftrace_regs;
+struct execns_fregs;
 
 struct execns_cred_swap {
 	struct hlist_node node;		/* in its task's bucket */
@@ -35,6 +35,6 @@ struct user_struct *execns_cred_swap_end(struct execns_cred_swap *swap,
 
 /* The commit_creds() hook's callback; armed with the uid hooks (uidhooks.c). */
 void execns_handover_hook(unsigned long ip, unsigned long parent_ip,
-			  struct ftrace_ops *op, struct ftrace_regs *fregs);
+			  struct ftrace_ops *op, struct execns_fregs *fregs);
 
 #endif /* _EXECNS_HANDOVER_H */

@@ -77,7 +77,7 @@ static const char *execns_hook_busy(const struct execns_hook *h, int ret)
 
 /* A guard's callback: holding the function's one IP-modifier place is all it does. */
 void notrace execns_hook_guard(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-			       struct ftrace_regs *fregs)
+			       struct execns_fregs *fregs)
 {
 }
 NOKPROBE_SYMBOL(execns_hook_guard);
@@ -324,7 +324,10 @@ int execns_hook_init(struct execns_hook *h)
 {
 	int ret;
 
-	h->addr = h->name ? execns_symbol_addr(h->name) : 0;
+	/* A hook without a name is one this kernel does not need (compat.h). */
+	if (!h->name)
+		return 0;
+	h->addr = execns_symbol_addr(h->name);
 	if (!h->addr)
 		return h->guard ? 0 : -ENOENT;
 	ret = execns_hook_point(h, h->addr);
@@ -332,7 +335,7 @@ int execns_hook_init(struct execns_hook *h)
 		/* Untraceable, it cannot be livepatched either: nothing to guard. */
 		pr_info("not guarding %s (%d): ftrace cannot trace it, so no livepatch can replace it\n",
 			h->name, ret);
-		ftrace_free_filter(&h->ops);
+		execns_ftrace_free_filter(&h->ops);
 		h->addr = 0;
 		return 0;
 	}
@@ -369,7 +372,7 @@ int execns_hook_init(struct execns_hook *h)
 unregister:
 	execns_hook_unregister_final(h);
 free_filter:
-	ftrace_free_filter(&h->ops);
+	execns_ftrace_free_filter(&h->ops);
 	return ret;
 }
 
@@ -384,5 +387,5 @@ void execns_hook_uninit(struct execns_hook *h)
 	if (execns_hook_parks(h) || h->armed)
 		execns_hook_unregister_final(h);
 	WRITE_ONCE(h->armed, false);
-	ftrace_free_filter(&h->ops);
+	execns_ftrace_free_filter(&h->ops);
 }

@@ -100,7 +100,7 @@ struct execns_hook {
 }
 
 void execns_hook_guard(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-		       struct ftrace_regs *fregs);
+		       struct execns_fregs *fregs);
 
 /* A hook that only looks (and may change the arguments' objects). */
 #define EXECNS_WATCH_HOOK(sym, cb) {					\

@@ -3,7 +3,9 @@
  * /proc/execns.  Formats (documented in docs/design.md):
  *   tables: "table ID parent ID users N tasks N refs N", then for each user_struct in it
  *           "uid UID table ID refs N epoll_watches N pipe_bufs N
- *            unix_inflight N locked_vm N watches N"; after every table,
+ *            unix_inflight N locked_vm N watches N", with
+ *           " nproc N sigpending N msgqueue N memlock N" where the
+ *           user_struct keeps those (5.10); after every table,
  *           for each module ucounts "ucounts uid UID ns INUM table ID
  *           refs N nproc N sigpending N msgqueue N memlock N
  *           inotify_instances N inotify_watches N fanotify_groups N

@@ -135,14 +135,17 @@ static struct execns_proof_fn execns_proof_fns[EXECNS_FN_COUNT] = {
 	[EXECNS_FN_FIND_USER] = { .name = "find_user", .role = EXECNS_PROOF_HOOKED,
 		.cost = EXECNS_COST_ACCOUNTING,
 		.global = "the users PRIO_USER and IOPRIO_WHO_USER look up" },
-	[EXECNS_FN_ALLOC_UCOUNTS] = { .name = "alloc_ucounts", .role = EXECNS_PROOF_HOOKED,
+	/* Nameless where credentials have no ucounts (compat.h): not checked. */
+	[EXECNS_FN_ALLOC_UCOUNTS] = { .name = EXECNS_CRED_UCOUNTS ? "alloc_ucounts" : NULL,
+		.role = EXECNS_PROOF_HOOKED,
 		.cost = EXECNS_COST_ACCOUNTING,
 		.global = "for credentials a table's tasks change: " EXECNS_RLIMIT_COUNTERS },
 	[EXECNS_FN_COMMIT_CREDS] = { .name = "commit_creds", .role = EXECNS_PROOF_HOOKED,
 		.cost = EXECNS_COST_TABLES },
 	[EXECNS_FN_KSYS_UNSHARE] = { .name = "ksys_unshare", .role = EXECNS_PROOF_HOOKED,
 		.cost = EXECNS_COST_FORBID },
-	[EXECNS_FN_SET_CRED_UCOUNTS] = { .name = "set_cred_ucounts", .role = EXECNS_PROOF_GLOBAL },
+	[EXECNS_FN_SET_CRED_UCOUNTS] = { .name = EXECNS_CRED_UCOUNTS ? "set_cred_ucounts" : NULL,
+		.role = EXECNS_PROOF_GLOBAL },
 	[EXECNS_FN_COPY_CREDS] = { .name = "copy_creds", .role = EXECNS_PROOF_GLOBAL },
 	/* SYSCALL_DEFINE's body, inlined into each ABI's wrapper. */
 	[EXECNS_FN_DO_SYS_UNSHARE] = { .name = "__do_sys_unshare", .role = EXECNS_PROOF_LOCAL },
@@ -150,7 +153,8 @@ static struct execns_proof_fn execns_proof_fns[EXECNS_FN_COUNT] = {
 	[EXECNS_FN_COMPAT_SYS_UNSHARE] = { .name = EXECNS_ARCH_COMPAT_SYS_UNSHARE, .role = EXECNS_PROOF_LOCAL },
 	[EXECNS_FN_UIDHASH_LOCK] = { .name = "uidhash_lock", .role = EXECNS_PROOF_DATA,
 		.cost = EXECNS_COST_TABLES },
-	[EXECNS_FN_UCOUNTS_LOCK] = { .name = "ucounts_lock", .role = EXECNS_PROOF_DATA,
+	[EXECNS_FN_UCOUNTS_LOCK] = { .name = EXECNS_CRED_UCOUNTS ? "ucounts_lock" : NULL,
+		.role = EXECNS_PROOF_DATA,
 		.cost = EXECNS_COST_TABLES },
 	[EXECNS_FN_UID_CACHEP] = { .name = "uid_cachep", .role = EXECNS_PROOF_DATA,
 		.cost = EXECNS_COST_TABLES },
@@ -346,7 +350,8 @@ static void execns_proof_demand(struct execns_proof_need *need, unsigned int g, 
 	const struct execns_proof_edge *e;
 	int b;
 
-	if (!n)
+	/* A function this kernel does not have is called by no one. */
+	if (!n || !execns_proof_fns[g].name)
 		return;
 	if (execns_proof_fns[g].role == EXECNS_PROOF_HOOKED) {
 		need->calls[g] += n;
@@ -435,7 +440,7 @@ static bool execns_proof_is_caller(unsigned int c)
 	const struct execns_proof_edge *e;
 
 	for (e = execns_proof_edges; e < execns_proof_edges + ARRAY_SIZE(execns_proof_edges); e++)
-		if (e->caller == c && e->calls)
+		if (e->caller == c && e->calls && execns_proof_fns[e->callee].name)
 			return true;
 	return false;
 }
@@ -487,7 +492,7 @@ static void execns_proof_copies(void)
 	const char *kind;
 
 	for (f = execns_proof_fns; f < execns_proof_fns + EXECNS_FN_COUNT; f++) {
-		if (f->role != EXECNS_PROOF_HOOKED && f->role != EXECNS_PROOF_DATA)
+		if (!f->name || (f->role != EXECNS_PROOF_HOOKED && f->role != EXECNS_PROOF_DATA))
 			continue;
 		kind = f->role == EXECNS_PROOF_DATA ? "symbols" : "functions";
 		if (f->nclones && f->role == EXECNS_PROOF_HOOKED)
@@ -801,7 +806,8 @@ static void execns_proof_text(void)
 		if (execns_proof_fns[i].role == EXECNS_PROOF_HOOKED && execns_proof_fns[i].addr)
 			execns_proof_callers(&execns_proof_fns[i], &t[i]);
 	for (sig = execns_proof_sigs; sig < execns_proof_sigs + ARRAY_SIZE(execns_proof_sigs); sig++)
-		execns_proof_sig_check(sig, &t[sig->mark]);
+		if (execns_proof_fns[sig->mark].name)
+			execns_proof_sig_check(sig, &t[sig->mark]);
 free:
 	kfree(t);
 }

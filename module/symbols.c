@@ -31,6 +31,8 @@ DEFINE_STATIC_CALL_NULL(execns_switch_fs_struct, copy_fs_struct);
 DEFINE_STATIC_CALL_NULL(execns_exit_sem, execns_task_fn_t);
 DEFINE_STATIC_CALL_NULL(execns_exit_shm, execns_task_fn_t);
 DEFINE_STATIC_CALL_NULL(execns_put_ucounts, execns_put_ucounts_t);
+DEFINE_STATIC_CALL_NULL(execns_free_uid, execns_free_uid_t);
+DEFINE_STATIC_CALL_NULL(execns_ftrace_free_filter, execns_ftrace_free_filter_t);
 DEFINE_STATIC_CALL_NULL(execns_ftrace_find_rec_direct, execns_find_direct_t);
 DEFINE_STATIC_CALL_NULL(execns_ftrace_is_dead, execns_ftrace_dead_t);
 DEFINE_STATIC_CALL_NULL(execns_kallsyms_on_each_symbol, execns_kallsyms_each_t);
@@ -64,7 +66,9 @@ static const struct execns_func_entry execns_func_table[] = {
 	FN(switch_fs_struct, "switch_fs_struct", EXECNS_SWITCH_FS_OPTIONAL),
 	FN(exit_sem, "exit_sem", false),
 	FN(exit_shm, "exit_shm", false),
-	FN(put_ucounts, "put_ucounts", false),
+	FN(put_ucounts, EXECNS_CRED_UCOUNTS ? "put_ucounts" : NULL, !EXECNS_CRED_UCOUNTS),
+	FN(free_uid, EXECNS_FREE_UID_SYMBOL, !EXECNS_FREE_UID_SYMBOL),
+	FN(ftrace_free_filter, EXECNS_FTRACE_FREE_FILTER_SYMBOL, !EXECNS_FTRACE_FREE_FILTER_SYMBOL),
 	FN(ftrace_find_rec_direct, "ftrace_find_rec_direct",
 	   !(EXECNS_ARCH_KPROBE_RESETS_IP && EXECNS_HAVE_FTRACE_DIRECT)),
 	FN(ftrace_is_dead, "ftrace_is_dead", true),

@@ -31,6 +31,7 @@ struct cred;
 struct fs_struct;
 struct task_struct;
 struct ucounts;
+struct user_struct;
 struct ftrace_ops;
 struct kmem_cache;
 
@@ -43,6 +44,8 @@ typedef void execns_free_ns_t(struct nsproxy *ns);
 typedef void execns_free_fs_t(struct fs_struct *fs);
 typedef void execns_task_fn_t(struct task_struct *tsk);
 typedef void execns_put_ucounts_t(struct ucounts *uc);
+typedef void execns_free_uid_t(struct user_struct *up);
+typedef void execns_ftrace_free_filter_t(struct ftrace_ops *ops);
 typedef unsigned long execns_find_direct_t(unsigned long ip);
 typedef int execns_ftrace_dead_t(void);
 typedef int execns_kallsyms_each_t(execns_kallsyms_fn_t *fn, void *data);
@@ -67,6 +70,9 @@ DECLARE_STATIC_CALL(execns_switch_fs_struct, copy_fs_struct);
 DECLARE_STATIC_CALL(execns_exit_sem, execns_task_fn_t);
 DECLARE_STATIC_CALL(execns_exit_shm, execns_task_fn_t);
 DECLARE_STATIC_CALL(execns_put_ucounts, execns_put_ucounts_t);
+/* Where the kernel does not export them (compat.h). */
+DECLARE_STATIC_CALL(execns_free_uid, execns_free_uid_t);
+DECLARE_STATIC_CALL(execns_ftrace_free_filter, execns_ftrace_free_filter_t);
 /* Only where hooks are parked (hook.c) and direct calls exist. */
 DECLARE_STATIC_CALL(execns_ftrace_find_rec_direct, execns_find_direct_t);
 
@@ -114,7 +120,7 @@ extern struct execns_syms execns_syms;
 int execns_symbols_init(void);
 
 /* Whether an optional function was found (its static call is not a NOP). */
-#define execns_have(fn) (static_call_query(execns_##fn) != NULL)
+#define execns_have(fn) (execns_static_call_query(execns_##fn) != NULL)
 
 /* A kernel function's address (logged and 0 when absent), after init. */
 unsigned long execns_symbol_addr(const char *name);

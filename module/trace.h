@@ -172,10 +172,10 @@ DECLARE_EVENT_CLASS(execns_ucounts_class,
 		__entry->uid = from_kuid_munged(&init_user_ns, uc->uid);
 		__entry->ns = uc->ns->ns.inum;
 		__entry->table = table;
-		__entry->nproc = atomic_long_read(&uc->rlimit[UCOUNT_RLIMIT_NPROC]);
-		__entry->sigpending = atomic_long_read(&uc->rlimit[UCOUNT_RLIMIT_SIGPENDING]);
-		__entry->msgqueue = atomic_long_read(&uc->rlimit[UCOUNT_RLIMIT_MSGQUEUE]);
-		__entry->memlock = atomic_long_read(&uc->rlimit[UCOUNT_RLIMIT_MEMLOCK]);
+		__entry->nproc = execns_uc_rlimit(uc, NPROC);
+		__entry->sigpending = execns_uc_rlimit(uc, SIGPENDING);
+		__entry->msgqueue = execns_uc_rlimit(uc, MSGQUEUE);
+		__entry->memlock = execns_uc_rlimit(uc, MEMLOCK);
 	),
 	TP_printk("uid=%u ns=%u table=%llu nproc=%ld sigpending=%ld msgqueue=%ld memlock=%ld ucounts=%p",
 		  __entry->uid, __entry->ns, (unsigned long long)__entry->table,

@@ -37,7 +37,8 @@ static atomic_long_t execns_uc_frees = ATOMIC_LONG_INIT(0);
 
 bool execns_ucounts_available(void)
 {
-	return execns_syms.ucounts_lock;
+	/* A table needs no ucounts where credentials have none (compat.h). */
+	return !EXECNS_CRED_UCOUNTS || execns_syms.ucounts_lock;
 }
 
 static struct execns_uc_head *execns_uc_bucket(struct execns_uc_set *set,
@@ -196,13 +197,13 @@ void execns_uc_set_show(struct seq_file *m, struct execns_uc_set *set, u64 table
 			seq_printf(m, "ucounts uid %u ns %u table %llu refs %d nproc %ld sigpending %ld msgqueue %ld memlock %ld inotify_instances %ld inotify_watches %ld fanotify_groups %ld fanotify_marks %ld user_namespaces %ld\n",
 				   from_kuid_munged(&init_user_ns, uc->uid), uc->ns->ns.inum,
 				   table, refs,
-				   atomic_long_read(&uc->rlimit[UCOUNT_RLIMIT_NPROC]),
-				   atomic_long_read(&uc->rlimit[UCOUNT_RLIMIT_SIGPENDING]),
-				   atomic_long_read(&uc->rlimit[UCOUNT_RLIMIT_MSGQUEUE]),
-				   atomic_long_read(&uc->rlimit[UCOUNT_RLIMIT_MEMLOCK]),
+				   execns_uc_rlimit(uc, NPROC),
+				   execns_uc_rlimit(uc, SIGPENDING),
+				   execns_uc_rlimit(uc, MSGQUEUE),
+				   execns_uc_rlimit(uc, MEMLOCK),
 				   execns_uc_inotify_instances(uc), execns_uc_inotify_watches(uc),
 				   execns_uc_fanotify_groups(uc), execns_uc_fanotify_marks(uc),
-				   atomic_long_read(&uc->ucount[UCOUNT_USER_NAMESPACES]));
+				   execns_uc_count(uc, UCOUNT_USER_NAMESPACES));
 		}
 	}
 }

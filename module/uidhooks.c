@@ -81,7 +81,7 @@ static struct ucounts *execns_alloc_ucounts(struct user_namespace *ns, kuid_t ui
  * stand-in, the ops' private.
  */
 static void notrace execns_caller_table_hook(unsigned long ip, unsigned long parent_ip,
-					     struct ftrace_ops *op, struct ftrace_regs *fregs)
+					     struct ftrace_ops *op, struct execns_fregs *fregs)
 {
 	if (execns_uidtab_of(current_user()))
 		execns_hook_redirect(fregs, op->private);
@@ -95,7 +95,7 @@ NOKPROBE_SYMBOL(execns_caller_table_hook);
  * key and must find that object.
  */
 static void notrace execns_cred_ucounts_hook(unsigned long ip, unsigned long parent_ip,
-					     struct ftrace_ops *op, struct ftrace_regs *fregs)
+					     struct ftrace_ops *op, struct execns_fregs *fregs)
 {
 	if (execns_proof_cred_caller(parent_ip) && execns_uidtab_of(current_user()))
 		execns_hook_redirect(fregs, op->private);
@@ -106,12 +106,16 @@ NOKPROBE_SYMBOL(execns_cred_ucounts_hook);
  * In arming order; disarmed in reverse.  First the guards (hook.h) on the
  * callers alloc_ucounts() is redirected for, by return address: a
  * livepatch's copy of one would call it from text the hook does not know.
+ * Without credentials' ucounts (compat.h) there is no such redirect, and
+ * the nameless hooks are skipped.
  */
 static struct execns_hook execns_uid_hooks[] = {
-	EXECNS_GUARD_HOOK("set_cred_ucounts"),
-	EXECNS_GUARD_HOOK("copy_creds"),
+	EXECNS_GUARD_HOOK(EXECNS_CRED_UCOUNTS ? "set_cred_ucounts" : NULL),
+	EXECNS_GUARD_HOOK(EXECNS_CRED_UCOUNTS ? "copy_creds" : NULL),
 	EXECNS_REDIRECT_HOOK("alloc_uid", execns_caller_table_hook, execns_alloc_uid),
-	EXECNS_REDIRECT_HOOK("alloc_ucounts", execns_cred_ucounts_hook, execns_alloc_ucounts),
+	/* Only where credentials have ucounts (compat.h); nameless, it is skipped. */
+	EXECNS_REDIRECT_HOOK(EXECNS_CRED_UCOUNTS ? "alloc_ucounts" : NULL,
+			     execns_cred_ucounts_hook, execns_alloc_ucounts),
 	EXECNS_REDIRECT_HOOK("find_user", execns_caller_table_hook, execns_find_user),
 	EXECNS_WATCH_HOOK("commit_creds", execns_handover_hook),
 };

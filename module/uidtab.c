@@ -445,13 +445,19 @@ void execns_uidtab_reap_now(void)
 static void execns_user_show(struct seq_file *m, struct execns_uidtab *tab,
 			     struct user_struct *up, unsigned int refs)
 {
-	seq_printf(m, "uid %u table %llu refs %u epoll_watches %lld pipe_bufs %ld unix_inflight %lu locked_vm %ld watches %d\n",
+	seq_printf(m, "uid %u table %llu refs %u epoll_watches %lld pipe_bufs %ld unix_inflight %lu locked_vm %ld watches %d",
 		   from_kuid_munged(&init_user_ns, up->uid), tab->id, refs,
 		   (long long)execns_user_epoll_read(up),
 		   atomic_long_read(&up->pipe_bufs),
 		   READ_ONCE(up->unix_inflight),
 		   (long)execns_user_locked_vm(up),
 		   (int)execns_user_nr_watches(up));
+	/* Where the user_struct keeps them (compat.h): no ucounts line does. */
+	if (EXECNS_USER_RLIMITS)
+		seq_printf(m, " nproc %ld sigpending %ld msgqueue %ld memlock %ld",
+			   execns_user_nproc(up), execns_user_sigpending(up),
+			   execns_user_msgqueue(up), execns_user_memlock(up));
+	seq_putc(m, '\n');
 }
 
 /*

@@ -36,7 +36,7 @@ static int execns_unshare_refused(unsigned long flags)
 }
 
 static void notrace execns_unshare_hook_cb(unsigned long ip, unsigned long parent_ip,
-					   struct ftrace_ops *op, struct ftrace_regs *fregs)
+					   struct ftrace_ops *op, struct execns_fregs *fregs)
 {
 	/* init arms the hook once to test it, whatever the parameter says. */
 	if (READ_ONCE(execns_forbid_unshare) &&

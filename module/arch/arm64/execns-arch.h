@@ -10,9 +10,11 @@
  * is_compat_task().  Arguments: regs[0..5] for both ABIs (x0-x5, r0-r5);
  * the number is syscallno (x8, or r7 for AArch32).
  *
- * ftrace: arm64 has DYNAMIC_FTRACE_WITH_ARGS but not WITH_REGS, so hooks
- * get a struct ftrace_regs and no pt_regs; SAVE_REGS would make
- * register_ftrace_function() fail.  ftrace_caller reloads the PC it
+ * ftrace: arm64 has DYNAMIC_FTRACE_WITH_ARGS but not WITH_REGS since 6.x,
+ * so hooks get a struct ftrace_regs and no pt_regs; SAVE_REGS would make
+ * register_ftrace_function() fail.  5.10 has WITH_REGS only: hooks ask for
+ * SAVE_REGS there and get a pt_regs (EXECNS_FTRACE_ARGS_FLAGS, compat.h),
+ * which its ftrace_common returns through the same way.  ftrace_caller reloads the PC it
  * returns to from the ftrace_regs (ret x9) and restores x0-x8 and the
  * caller's LR, so setting that PC continues the hooked call in a function
  * of the same signature, as livepatch's IP modification needs; RET sets no
@@ -90,7 +92,7 @@ static inline unsigned long *execns_arch_argp(struct pt_regs *regs, unsigned int
 	return (unsigned long *)&regs->regs[n];
 }
 
-#define EXECNS_ARCH_HOOK_FLAGS		0
+#define EXECNS_ARCH_HOOK_FLAGS		EXECNS_FTRACE_ARGS_FLAGS
 
 /*
  * No KPROBES_ON_FTRACE on arm64: a kprobe on a hooked function is a BRK
@@ -99,14 +101,14 @@ static inline unsigned long *execns_arch_argp(struct pt_regs *regs, unsigned int
  */
 #define EXECNS_ARCH_KPROBE_RESETS_IP	false
 
-static inline unsigned long execns_hook_arg0(struct ftrace_regs *fregs)
+static inline unsigned long execns_hook_arg0(struct execns_fregs *fregs)
 {
-	return ftrace_regs_get_argument(fregs, 0);
+	return execns_ftrace_regs_arg(fregs, 0);
 }
 
-static inline void execns_hook_redirect(struct ftrace_regs *fregs, void *target)
+static inline void execns_hook_redirect(struct execns_fregs *fregs, void *target)
 {
-	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)target);
+	execns_ftrace_regs_set_ip(fregs, (unsigned long)target);
 }
 
 /*

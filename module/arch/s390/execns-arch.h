@@ -96,12 +96,12 @@ static inline unsigned long *execns_arch_argp(struct pt_regs *regs, unsigned int
  */
 #define EXECNS_ARCH_KPROBE_RESETS_IP	IS_ENABLED(CONFIG_KPROBES_ON_FTRACE)
 
-static inline unsigned long execns_hook_arg0(struct ftrace_regs *fregs)
+static inline unsigned long execns_hook_arg0(struct execns_fregs *fregs)
 {
 	return ftrace_get_regs(fregs)->gprs[2];
 }
 
-static inline void execns_hook_redirect(struct ftrace_regs *fregs, void *target)
+static inline void execns_hook_redirect(struct execns_fregs *fregs, void *target)
 {
 	instruction_pointer_set(ftrace_get_regs(fregs), (unsigned long)target);
 }

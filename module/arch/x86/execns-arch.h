@@ -14,7 +14,9 @@
  * registers in pt_regs layout and returns to the saved ip, which a handler
  * may change (livepatch drops SAVE_REGS there for this reason).
  * ftrace_regs_caller also saves the callee-saved registers and the flags,
- * which no hook reads.  Without WITH_ARGS the ip change would be lost.
+ * which no hook reads.  Without WITH_ARGS (5.10) ftrace_caller would lose
+ * the ip change, so the hooks ask for SAVE_REGS there, as livepatch did
+ * (EXECNS_FTRACE_ARGS_FLAGS, compat.h).
  */
 #ifndef _EXECNS_ARCH_H
 #define _EXECNS_ARCH_H
@@ -94,11 +96,7 @@ static inline unsigned long *execns_arch_argp(struct pt_regs *regs, unsigned int
 
 #undef EXECNS_REG
 
-#ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
-#error "execns needs a kernel with CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS (x86: 5.11 or later)"
-#endif
-
-#define EXECNS_ARCH_HOOK_FLAGS		0
+#define EXECNS_ARCH_HOOK_FLAGS		EXECNS_FTRACE_ARGS_FLAGS
 
 /*
  * x86's kprobe_ftrace_handler() puts back the address it found, so a
@@ -108,7 +106,7 @@ static inline unsigned long *execns_arch_argp(struct pt_regs *regs, unsigned int
 #define EXECNS_ARCH_KPROBE_RESETS_IP	false
 
 /* The hooked function's first argument, at its entry. */
-static inline unsigned long execns_hook_arg0(struct ftrace_regs *fregs)
+static inline unsigned long execns_hook_arg0(struct execns_fregs *fregs)
 {
 	return execns_ftrace_regs_arg(fregs, 0);
 }
@@ -118,7 +116,7 @@ static inline unsigned long execns_hook_arg0(struct ftrace_regs *fregs)
  * the trampoline's ret, which indirect-branch tracking does not check;
  * @target is address-taken, so it keeps its ENDBR anyway.
  */
-static inline void execns_hook_redirect(struct ftrace_regs *fregs, void *target)
+static inline void execns_hook_redirect(struct execns_fregs *fregs, void *target)
 {
 	execns_ftrace_regs_set_ip(fregs, (unsigned long)target);
 }

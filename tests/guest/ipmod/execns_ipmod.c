@@ -24,7 +24,7 @@ module_param_named(func, execns_ipmod_func, charp, 0444);
 MODULE_PARM_DESC(func, "the kernel function to hold with an IPMODIFY ftrace_ops");
 
 static void notrace execns_ipmod_callback(unsigned long ip, unsigned long parent_ip,
-					  struct ftrace_ops *op, struct ftrace_regs *fregs)
+					  struct ftrace_ops *op, struct execns_fregs *fregs)
 {
 }
 
@@ -55,14 +55,14 @@ static int __init execns_ipmod_init(void)
 	return 0;
 
 free_filter:
-	ftrace_free_filter(&execns_ipmod_ops);
+	execns_free_filter(&execns_ipmod_ops);
 	return ret;
 }
 
 static void __exit execns_ipmod_exit(void)
 {
 	unregister_ftrace_function(&execns_ipmod_ops);
-	ftrace_free_filter(&execns_ipmod_ops);
+	execns_free_filter(&execns_ipmod_ops);
 }
 
 module_init(execns_ipmod_init);
