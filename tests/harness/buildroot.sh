@@ -4,7 +4,9 @@
 # unstable chroot under $EXECNS_CACHE/root with apt sources for every suite the
 # kernel matrix uses.  One root serves all kernels: it holds gcc-12 (for 6.1)
 # and gcc-14 (for 6.12 and 7.3, whose kbuild helpers need a newer libc than
-# the host's), SystemTap and each kernel's headers side by side.
+# the host's), SystemTap and each kernel's headers side by side.  5.10's
+# headers bring bullseye's gcc-10 (and its cross compilers), which unstable
+# no longer has: apt installs them from bullseye beside unstable's own.
 #
 # Usage: buildroot.sh		(idempotent; re-installs when PACKAGES change)
 
@@ -13,9 +15,9 @@
 PACKAGES="gcc-12 gcc-14 make libelf-dev bc kmod sparse systemtap ca-certificates"
 SUITE=unstable
 
-write_sources() {
-	rm -f "$ROOT/etc/apt/sources.list"
-	cat >"$ROOT/etc/apt/sources.list.d/execns.sources" <<-EOF
+# sources: the root's apt sources (a change to them re-runs the install).
+sources() {
+	cat <<-EOF
 	# Written by execns tests/harness/buildroot.sh.
 	Types: deb
 	URIs: $MIRROR
@@ -25,14 +27,19 @@ write_sources() {
 
 	Types: deb
 	URIs: $MIRROR
-	Suites: bookworm trixie trixie-backports
+	Suites: bullseye bookworm trixie trixie-backports
 	Components: main
 
 	Types: deb
 	URIs: $SEC_MIRROR
-	Suites: bookworm-security trixie-security
+	Suites: bullseye-security bookworm-security trixie-security
 	Components: main
 	EOF
+}
+
+write_sources() {
+	rm -f "$ROOT/etc/apt/sources.list"
+	sources >"$ROOT/etc/apt/sources.list.d/execns.sources"
 }
 
 make_root() {
@@ -50,9 +57,13 @@ main() {
 	exec 9>"$EXECNS_CACHE/.root.lock"
 	flock 9
 	[ -x "$ROOT/usr/bin/apt-get" ] || make_root
-	local stamp="$PACKAGES $MIRROR"
+	local stamp
+	stamp="$PACKAGES $MIRROR $(sources | md5sum | cut -c1-8)"
 	[ "$(cat "$ROOT/.execns-packages" 2>/dev/null)" = "$stamp" ] && return 0
 	write_sources
+	# The foreign architectures' private lists (fetch-kernel.sh) were
+	# fetched from the old sources: fetched again when next needed.
+	rm -rf "$ROOT"/var/lib/execns-apt/*/lists
 	note "installing the toolchains in the build root ($PACKAGES)"
 	logged root-update.log in_root apt-get -q update ||
 		die "apt-get update in the build root failed: is the Debian package registry reachable? (log: $LOGS/root-update.log)"

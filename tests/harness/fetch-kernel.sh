@@ -297,10 +297,12 @@ fetch_programs() {
 	for p in "$@"; do
 		case $p in
 		*/*) f=$ROOT$dl/x/$p && [ -f "$f" ] || f= ;;
-		*) f=$(find "$ROOT$dl/x" \( -path "*/bin/$p" -o -path "*/sbin/$p" \) -type f -print -quit) ;;
+		# perf_5.10: bullseye's linux-perf-5.10 names it by release.
+		*) f=$(find "$ROOT$dl/x" \( -path "*/bin/$p" -o -path "*/sbin/$p" -o -path "*/bin/${p}_[0-9]*" \) \
+			-type f -print -quit) ;;
 		esac
 		[ -n "$f" ] || die "no $p in $deb's $pkgs"
-		cp "$f" "$t/bin/"
+		cp "$f" "$t/bin/${p##*/}"
 		names+=("${p##*/}")
 	done
 	closure "$ROOT$dl/x" "$t" "${names[@]}"
@@ -370,9 +372,19 @@ dep() {
 }
 
 # headers_cc ABI: the compiler the headers of ABI were configured with, e.g.
-# gcc-14 or aarch64-linux-gnu-gcc-14.
+# gcc-14 or aarch64-linux-gnu-gcc-14, as this root names it: a foreign
+# kernel built natively on its own architecture (bullseye's arm64 5.10:
+# "gcc-10") is built for here by that GCC's cross compiler.
 headers_cc() {
-	sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\) .*/\1/p' "$ROOT/usr/src/linux-headers-$1/.config"
+	local cc cross
+
+	cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\) .*/\1/p' "$ROOT/usr/src/linux-headers-$1/.config")
+	cross=$(arch_cross "$arch")
+	arch_native "$arch" && cross=
+	case $cc in
+	gcc-[0-9]*) printf '%s%s\n' "$cross" "$cc" ;;
+	*) printf '%s\n' "$cc" ;;
+	esac
 }
 
 # foreign_headers PKG ABI VERSION: PKG (linux-headers-ABI for $deb) as its
