@@ -76,6 +76,11 @@ static long listed(long table, const char *field)
 		return u ? u->pipe_bufs : -1;
 	if (!strcmp(field, "unix_inflight"))
 		return u ? u->unix_inflight : -1;
+	/* 5.10: the user_struct keeps the rlimit counts, and no ucounts line does. */
+	if (u && u->rlimits && !strcmp(field, "msgqueue"))
+		return u->msgqueue;
+	if (u && u->rlimits && !strcmp(field, "sigpending"))
+		return u->sigpending;
 	for (int i = 0; i < s.nucounts; i++) {
 		const struct ut_ucounts *c = &s.c[i];
 

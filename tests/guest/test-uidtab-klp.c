@@ -166,7 +166,7 @@ int main(int argc, char **argv)
 	if (stat("/sys/kernel/livepatch", &st))
 		skip_all("this kernel has no livepatching (CONFIG_LIVEPATCH)");
 	if (access(KLP, R_OK))
-		skip_all("no " KLP " in this guest (built where CONFIG_LIVEPATCH is)");
+		skip_all("no " KLP " in this guest (built where CONFIG_LIVEPATCH is and credentials have ucounts: set_cred_ucounts() is what it replaces)");
 	if (!kallsyms_addr("set_cred_ucounts"))
 		skip_all("this kernel has no set_cred_ucounts()");
 	if (write_file(EXPECTED_TAINT, TAINT_LIVEPATCH "\n", 0644))

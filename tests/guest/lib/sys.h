@@ -257,6 +257,17 @@ static inline int kallsyms_has(const char *name)
 }
 
 /*
+ * Whether credentials carry ucounts (5.14 on: RLIMIT_NPROC, SIGPENDING,
+ * MSGQUEUE and MEMLOCK counted there, and alloc_ucounts() hooked): the
+ * kernel has inc_rlimit_ucounts().  Before (5.10) the user_struct keeps
+ * those counts, and a uid table has no ucounts.
+ */
+static inline int kernel_cred_ucounts(void)
+{
+	return kallsyms_has("inc_rlimit_ucounts");
+}
+
+/*
  * Whether the running kernel takes calls of this architecture's compat ABI
  * (i386 on x86_64, AArch32 on arm64, 31-bit s390 on s390x): the table the
  * kernel dispatches them through is there.  Debian's x86_64 and arm64

@@ -206,6 +206,12 @@ struct ut_table {
 struct ut_user {
 	unsigned long uid;
 	long table, refs, epoll_watches, pipe_bufs, unix_inflight, locked_vm, watches;
+	/*
+	 * The rlimit counts, where the user_struct keeps them (5.10: its
+	 * credentials have no ucounts); rlimits is 0 and they are -1 elsewhere.
+	 */
+	int rlimits;
+	long nproc, sigpending, msgqueue, memlock;
 };
 
 /* A "ucounts ..." line: a table's ucounts for one (user namespace, uid). */
@@ -244,6 +250,24 @@ static inline void ut_snap_bad(struct ut_snap *s, const char *line)
 			 (int)sizeof(s->first_bad) - 1, line);
 }
 
+/*
+ * The rest of a "uid ..." line from @end: nothing, or the rlimit counts a
+ * 5.10 user_struct keeps; whether the line ends there.
+ */
+static inline int ut_user_rlimits(struct ut_user *u, const char *line, int end)
+{
+	int more = -1;
+
+	u->nproc = u->sigpending = u->msgqueue = u->memlock = -1;
+	if (line[end] == '\n')
+		return 1;
+	if (sscanf(line + end, " nproc %ld sigpending %ld msgqueue %ld memlock %ld%n",
+		   &u->nproc, &u->sigpending, &u->msgqueue, &u->memlock, &more) != 4)
+		return 0;
+	u->rlimits = 1;
+	return line[end + more] == '\n';
+}
+
 /* Parse /proc/execns/tables; s->ok is 0 when it cannot be read. */
 static inline void ut_snap_read(struct ut_snap *s)
 {
@@ -274,7 +298,7 @@ static inline void ut_snap_read(struct ut_snap *s)
 				  "unix_inflight %ld locked_vm %ld watches %ld%n",
 				  &u.uid, &u.table, &u.refs, &u.epoll_watches, &u.pipe_bufs,
 				  &u.unix_inflight, &u.locked_vm, &u.watches, &end) == 8 &&
-			   line[end] == '\n') {
+			   ut_user_rlimits(&u, line, end)) {
 			if (!cur || cur->id != u.table || s->nusers >= UT_MAX_USERS) {
 				ut_snap_bad(s, line);
 				continue;
