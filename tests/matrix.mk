@@ -112,6 +112,10 @@ fetch-refresh: deps
 lint: deps
 	@$(H)/lint.sh $(call pick,$(KERNELS))
 
+# The README's table of kernels, from tests/kernels.conf (lint checks it).
+kernel-table:
+	@$(H)/kernel-table.sh --write
+
 # Benchmarks (docs/evaluation.md) and the stress run, on every kernel or KERNEL=x.
 # Knobs (environment or make variables): BENCH_BOOTS, BENCH_ROUNDS,
 # BENCH_SAMPLES, BENCH_TABLES; STRESS_TABLES (the disarm proof's count),
@@ -145,4 +149,4 @@ upstream-bisect: deps
 kmod: deps
 	@$(H)/build-module.sh $(KERNEL) $(EXTRA)
 
-.PHONY: deps guest-progs check check-all lint vm-run suite shell demo fetch fetch-refresh kmod bench stress soak sign-check upstream-bisect
+.PHONY: deps guest-progs check check-all lint kernel-table vm-run suite shell demo fetch fetch-refresh kmod bench stress soak sign-check upstream-bisect

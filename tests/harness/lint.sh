@@ -173,9 +173,9 @@ hooked_functions_agree() {
 parts=${LINT_PARTS:-all}
 deb_kernels=("$@")
 case $parts in
-all) plan=$(( $# * 5 + 9 )) ;;
+all) plan=$(( $# * 5 + 10 )) ;;
 kernels) plan=$(( $# * 5 )) ;;
-common) plan=9; set -- ;;
+common) plan=10; set -- ;;
 *) die "lint.sh: LINT_PARTS must be all, kernels or common, not '$parts'" ;;
 esac
 
@@ -309,6 +309,11 @@ rc=0
 (cd "$TOP/docs" && mandoc -Tlint -W style ./*.[1-8]) >"$log" 2>&1 || rc=1
 [ ! -s "$log" ] || rc=1
 ktap_result $rc "man pages lint-clean (mandoc -Tlint): $(cd "$TOP/docs" && echo ./*.[1-8] | sed 's|\./||g')" "$log"
+log=$LOGS/lint-kernel-table.log
+rc=0
+{ sed -n '/^<!-- kernel-table: /,/^<!-- \/kernel-table -->$/p' "$TOP/README.md" | sed '1d;$d' |
+	diff -u - <("$TOP/tests/harness/kernel-table.sh"); } >"$log" 2>&1 || rc=1
+ktap_result $rc "README.md's table of kernels is tests/kernels.conf's (make kernel-table writes it)" "$log"
 log=$LOGS/lint-hooked.log
 rc=0
 hooked_functions_agree >"$log" 2>&1 || rc=1
