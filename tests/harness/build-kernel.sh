@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Build (once) one of the matrix's kernels built here from Debian's
-# linux-source-6.12, newest in the suites of its tests/kernels.conf line:
+# Build (once) one of the matrix's kernels built here from a Debian
+# linux-source-X.Y, newest in the suites of its tests/kernels.conf line:
 # `make allnoconfig` plus tests/kernels/guest.config (what the guest and the
-# module need) plus the row's own fragment, with the row's compiler (recipe
-# below), in the build root.
+# module need) plus the row's own fragments, with the row's compiler, as its
+# tests/kernels/NAME.recipe says, in the build root.  The recipes:
 #   debug: the bug detectors (KASAN, lockdep, UBSAN, kmemleak, fault
 #          injection), GCC 14 as Debian's own 6.12 kernels;
+#   bullseye-debug: the same detectors on Debian 11's 5.10, GCC 10;
 #   lto:   clang 19 with ThinLTO, a kernel where the linker may inline
 #          across files, which the module's load-time proof must refuse;
 #   twin:  the in-tree twin, upstream/series applied to the source version
@@ -37,54 +38,27 @@
 name=${1:?usage: build-kernel.sh NAME}
 suites=$(kernel_suites "$name")
 out=$(kdir "$name")
-TOOLS="linux-source-6.12 flex bison xz-utils"
 D=/usr/src/execns-built			# in the build root: src-VERSION, NAME-KEY
 
-# The row's recipe: its fragments (tests/kernels/*.config, merged in this
-# order) and its compiler, recorded as the kernel's cc for the module's
-# build (kbuild_cc in common.sh turns it into make's arguments), with the
-# build root's packages it needs.
-case $name in
-debug)
-	FRAGMENTS="guest debug"
-	CC_NAME=x86_64-linux-gnu-gcc-14	# what Debian's 6.12 kernels are built with
-	PACKAGES=
-	;;
-lto)
-	FRAGMENTS="guest lto"
-	CC_NAME=clang-19		# trixie's, from the 6.12 kernel's own era
-	PACKAGES="clang-19 lld-19 llvm-19"
-	;;
-twin)
-	FRAGMENTS="guest twin"
-	CC_NAME=x86_64-linux-gnu-gcc-14
-	PACKAGES=
-	SERIES=$TOP/upstream
-	;;
-twin-debug)
-	# The series under the debug kernel's detectors (lockdep on the
-	# exec's commit, KASAN on the tables); its release is the debug
-	# kernel's with "-twin" after it.
-	FRAGMENTS="guest debug"
-	CC_NAME=x86_64-linux-gnu-gcc-14
-	PACKAGES=
-	SERIES=$TOP/upstream
-	SUFFIX=-twin
-	;;
-twin-base)
-	# What the series is measured against (make bench): the twin's
-	# source version, config and compiler, and the module instead.
-	FRAGMENTS="guest twin-base"
-	CC_NAME=x86_64-linux-gnu-gcc-14
-	PACKAGES=
-	BASE_OF=$TOP/upstream
-	;;
-*) die "build-kernel.sh: no recipe for KERNEL=$name (debug, lto, twin, twin-debug or twin-base)" ;;
-esac
-# The build root has no plain gcc: the kernel's helpers use the same compiler.
+# The row's recipe, tests/kernels/NAME.recipe (shell assignments): SOURCE,
+# the Debian source package (linux-source-X.Y); FRAGMENTS,
+# tests/kernels/*.config merged in this order; CC_NAME, its compiler,
+# recorded as the kernel's cc for the module's build (kbuild_cc in
+# common.sh turns it into make's arguments); PACKAGES, what else the build
+# root needs; SERIES, a directory whose series is applied to the version
+# its "# base:" line names (BASE_OF: that version, without the series);
+# SUFFIX, a LOCALVERSION.
+recipe=$TOP/tests/kernels/$name.recipe
+[ -f "$recipe" ] || die "build-kernel.sh: no recipe for KERNEL=$name (tests/kernels/$name.recipe)"
+SOURCE=linux-source-6.12 FRAGMENTS= CC_NAME= PACKAGES= SERIES= BASE_OF= SUFFIX=
+# shellcheck source=/dev/null
+. "$recipe"
+[ -n "$FRAGMENTS" ] && [ -n "$CC_NAME" ] || die "$recipe: FRAGMENTS and CC_NAME are required"
+[ -z "$SERIES" ] || SERIES=$TOP/$SERIES
+[ -z "$BASE_OF" ] || BASE_OF=$TOP/$BASE_OF
+TOOLS="$SOURCE flex bison xz-utils"
 MK="ARCH=x86_64 $(kbuild_cc "$CC_NAME" host)${SUFFIX:+ LOCALVERSION=$SUFFIX}"
 
-SERIES=${SERIES:-} SUFFIX=${SUFFIX:-} BASE_OF=${BASE_OF:-}
 
 # frag_hash: the hash of the fragments' option lines, those configure()
 # checks, of the compiler and of the series' patches; a comment's edit in
@@ -109,9 +83,9 @@ warm() {
 		[ -s "$ROOT$D/$name-$(cat "$out/key")/Module.symvers" ]
 }
 
-# newest_source: the newest linux-source-6.12 among the row's suites.
+# newest_source: the newest $SOURCE among the row's suites.
 newest_source() {
-	in_root apt-cache madison linux-source-6.12 | awk -v want=",$suites," '
+	in_root apt-cache madison "$SOURCE" | awk -v want=",$suites," '
 		{ split($6, s, "/"); if (index(want, "," s[1] ",")) print $3 }' |
 		sort -V | tail -n 1
 }
@@ -122,12 +96,12 @@ newest_source() {
 install_source() {
 	exec 9>"$EXECNS_CACHE/.root.lock"
 	flock 9
-	if [ "$(in_root dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null)" != "$1" ] ||
+	if [ "$(in_root dpkg-query -W -f='${Version}' "$SOURCE" 2>/dev/null)" != "$1" ] ||
 		{ [ -n "$PACKAGES" ] && ! in_root dpkg-query -W $PACKAGES >/dev/null 2>&1; }; then
-		note "installing linux-source-6.12 $1 ${PACKAGES:+and $PACKAGES }in the build root"
+		note "installing $SOURCE $1 ${PACKAGES:+and $PACKAGES }in the build root"
 		logged "$name-source.log" in_root apt-get install -y -q --no-install-recommends \
-			--allow-downgrades "linux-source-6.12=$1" ${TOOLS#linux-source-6.12} $PACKAGES ||
-			die "installing linux-source-6.12=$1 in the build root failed (log: $LOGS/$name-source.log)"
+			--allow-downgrades "$SOURCE=$1" ${TOOLS#"$SOURCE"} $PACKAGES ||
+			die "installing $SOURCE=$1 in the build root failed (log: $LOGS/$name-source.log)"
 	fi
 	exec 9>&-
 }
@@ -137,13 +111,20 @@ unpack() {
 	local src=$D/src-$1
 	[ -f "$ROOT$src/Makefile" ] && return 0
 	rm -rf "$ROOT$src.tmp" && mkdir -p "$ROOT$src.tmp"
-	tar -xJf "$ROOT/usr/src/linux-source-6.12.tar.xz" -C "$ROOT$src.tmp" --strip-components=1 ||
-		die "unpacking linux-source-6.12 $1 failed"
+	tar -xJf "$ROOT/usr/src/$SOURCE.tar.xz" -C "$ROOT$src.tmp" --strip-components=1 ||
+		die "unpacking $SOURCE $1 failed"
 	mv "$ROOT$src.tmp" "$ROOT$src"
 }
 
 # configure SRC BUILD: allnoconfig + the fragments through merge_config.sh,
 # then every fragment line must be in the result as written.
+# has_option SRC CONFIG_X: whether the source's Kconfig files define X (a
+# fragment line for an option an older source lacks is left out, e.g.
+# CONFIG_X86_KERNEL_IBT on 5.10).
+has_option() {
+	grep -rqsE "^(menu)?config ${2#CONFIG_}\$" "$ROOT$1" --include='Kconfig*'
+}
+
 configure() {
 	local src=$1 build=$2 lost
 	mkdir -p "$ROOT$build"
@@ -159,7 +140,8 @@ configure() {
 			! grep -q "^$opt=" "$ROOT$build/.config" || echo "$line"
 			;;
 		*)
-			grep -qxF "$line" "$ROOT$build/.config" || echo "$line"
+			opt=${line%%=*}
+			grep -qxF "$line" "$ROOT$build/.config" || ! has_option "$src" "$opt" || echo "$line"
 			;;
 		esac
 	done)
@@ -190,11 +172,11 @@ build() {
 	fi
 	[ -z "$BASE_OF" ] || ver=$(series_base "$BASE_OF")
 	[ -n "$ver" ] || ver=$(newest_source)
-	[ -n "$ver" ] || die "no linux-source-6.12 in suites '$suites' for KERNEL=$name (is the registry reachable? try 'make fetch-refresh')"
+	[ -n "$ver" ] || die "no $SOURCE in suites '$suites' for KERNEL=$name (is the registry reachable? try 'make fetch-refresh')"
 	key=$ver-$(frag_hash)
 	src=$D/src-$ver build=$D/$name-$key
 	t0=$(date +%s)
-	note "building the $name kernel (linux-source-6.12 $ver, $CC_NAME, fragments $FRAGMENTS: $(frag_hash))"
+	note "building the $name kernel ($SOURCE $ver, $CC_NAME, fragments $FRAGMENTS: $(frag_hash))"
 	install_source "$ver"
 	unpack "$ver"
 	if [ -n "$SERIES" ]; then
@@ -213,7 +195,7 @@ build() {
 	# source no built row's version names, too.  A key starts with the
 	# version's digit: twin's pattern must not take twin-base's trees.
 	find "$ROOT$D" -maxdepth 1 -name "$name-[0-9]*" ! -name "$name-$key" ! -name "$name-$key.src" -exec rm -rf {} +
-	find "$ROOT$D" -maxdepth 1 -name 'src-*' ! -name "src-$ver" -print | while read -r s; do
+	find "$ROOT$D" -maxdepth 1 -name "src-${SOURCE#linux-source-}.*" ! -name "src-$ver" -print | while read -r s; do
 		cat "$EXECNS_CACHE"/kernels/*/version 2>/dev/null | grep -qxF "${s##*/src-}" || rm -rf "$s"
 	done
 

@@ -569,7 +569,7 @@ trace_tools() {
 # refresh: new package lists (the build root's, or $deb's private ones),
 # then, if the newest image of the row's suites is not the cached one, drop
 # the cached kernel so that main fetches the new one.  For the debug kernel,
-# the newest linux-source-6.12 (build-kernel.sh rebuilds if it moved).
+# the newest source package of its recipe (build-kernel.sh rebuilds if it moved).
 refresh() {
 	local have want pkg
 	exec 9>"$EXECNS_CACHE/.root.lock"
@@ -584,7 +584,8 @@ refresh() {
 	exec 9>&-
 	have=$(cat "$out/version" 2>/dev/null || true)
 	pkg=linux-image-$flavour
-	! kernel_built "$name" || pkg=linux-source-6.12
+	! kernel_built "$name" || pkg=$(sed -n 's/^SOURCE=//p' "$TOP/tests/kernels/$name.recipe" 2>/dev/null)
+	pkg=${pkg:-linux-source-6.12}	# the bypass kernel: the debug kernel's source
 	if [ -n "$pin_ver" ]; then
 		want=$pin_ver
 		note "$name: pinned by tests/kernels.conf to $pin_suite's $pin_ver; $pin_suite lists $(suites=$pin_suite newest "$pkg")"
