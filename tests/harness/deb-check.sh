@@ -47,7 +47,7 @@ fi
 flock -u 9
 
 echo "KTAP version 1"
-echo "1..$(($# + 5))"
+echo "1..$(($# + 6))"
 
 w=/tmp/execns-deb-$TREE
 ovl=$EXECNS_CACHE/deb-$TREE
@@ -184,6 +184,31 @@ for k in "$@"; do
 	sed 's/^/# /' "$log"
 	ktap_result $rc "$k: DKMS built and installed execns.ko for $release ($arch) from execns-dkms"
 done
+
+# A kernel older than dkms.conf's BUILD_EXCLUSIVE_KERNEL (5.10): what a
+# kernel package's postinst runs, dkms autoinstall, must skip the module,
+# not fail (which would fail that postinst).  The release 4.19.0-27-amd64
+# (Debian 10's) gets a headers directory of its own in the overlay; dkms
+# decides on the release before it builds anything.
+log=$LOGS/deb-dkms-old-$TREE.log
+rc=0
+old=4.19.0-27-amd64
+(
+	in_ovl sh -c 'mkdir -p /usr/lib/modules/$1/build && echo "# not a tree" >/usr/lib/modules/$1/build/Makefile' sh "$old"
+	in_ovl dkms autoinstall -k "$old" 2>&1
+	st=$?
+	echo "dkms autoinstall -k $old: exit $st"
+	in_ovl dkms install -m execns -v "$version" -k "$old" 2>&1
+	st2=$?
+	echo "dkms install -m execns -k $old: exit $st2 (77: skipped)"
+	status=$(in_ovl dkms status -m execns -v "$version" -k "$old")
+	echo "dkms status: ${status:-(nothing for $old)}"
+	in_ovl rm -rf "/usr/lib/modules/$old"
+	[ "$st" = 0 ] && [ "$st2" = 77 ] && [ -z "$status" ] &&
+		! in_ovl test -e "/var/lib/dkms/execns/$version/$old"
+) >"$log" 2>&1 || rc=1
+sed 's/^/# /' "$log"
+ktap_result $rc "a kernel older than 5.10 ($old): dkms autoinstall succeeds and skips execns (BUILD_EXCLUSIVE_KERNEL), dkms install says 77, nothing built" "$log"
 
 # The CLI and the library from the packages: execns --version, and a
 # program built with pkg-config's flags, run against libexecns.so.0.
