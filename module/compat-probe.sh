@@ -69,6 +69,11 @@ have_any EXECNS_HAVE_FTRACE_REGS_GET_ARGUMENT '(^|[[:space:]])ftrace_regs_get_ar
 have_any EXECNS_HAVE_FTRACE_REGS_SET_IP '(^|[[:space:]])ftrace_regs_set_instruction_pointer\(' \
 	"arch/$arch/include/asm/ftrace.h"
 
+# An ftrace site an inline ftrace_call_adjust() gives (compat.h): 6.x's
+# arm64 has it out of line, unexported, and maps symbols itself.
+have_any EXECNS_HAVE_INLINE_FTRACE_CALL_ADJUST 'static inline unsigned long ftrace_call_adjust\(' \
+	"arch/$arch/include/asm/ftrace.h"
+
 # x86's switch dispatchers, declared with the signature slot.c calls them
 # with (6.1 stable and 6.12; absent from 7.x's headers, where slot.c does
 # not call them).

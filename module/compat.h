@@ -275,6 +275,19 @@ typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
 	(IS_ENABLED(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS) ? 0 : FTRACE_OPS_FL_SAVE_REGS)
 
 /*
+ * The ftrace site of the function at @ip, as the architecture records it,
+ * for a kernel whose ftrace_set_filter_ip() does not map a symbol to its
+ * site (before 5.18; hook.c): ftrace_call_adjust(), an inline in the
+ * architecture's header there (arm64: the second NOP), @ip itself where
+ * there is none to call.
+ */
+#ifdef EXECNS_HAVE_INLINE_FTRACE_CALL_ADJUST
+#define execns_ftrace_site(ip)	ftrace_call_adjust(ip)
+#else
+#define execns_ftrace_site(ip)	(ip)
+#endif
+
+/*
  * x86's x64_sys_call()/ia32_sys_call(), which slot.c calls once at load to
  * see where an unused number goes: only where the headers declare them
  * with that signature.

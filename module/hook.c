@@ -137,9 +137,20 @@ static bool execns_hook_has_direct(const struct execns_hook *h)
 }
 
 /* Point @h's filter at @ip alone; @h keeps its old filter on failure. */
+/*
+ * Aim @h's filter at the function at @ip.  ftrace_set_filter_ip() maps a
+ * function's address to its ftrace site since 5.18 (and in the stable
+ * releases that took it); before, on an architecture whose site is not
+ * the symbol (arm64's second NOP, ftrace_call_adjust()), only the site
+ * itself is found, so that is tried when the symbol is refused.
+ */
 static int execns_hook_point(struct execns_hook *h, unsigned long ip)
 {
-	return ftrace_set_filter_ip(&h->ops, ip, 0, 1);
+	int ret = ftrace_set_filter_ip(&h->ops, ip, 0, 1);
+
+	if (ret == -EINVAL && execns_ftrace_site(ip) != ip)
+		ret = ftrace_set_filter_ip(&h->ops, execns_ftrace_site(ip), 0, 1);
+	return ret;
 }
 
 static int execns_hook_unpark(struct execns_hook *h)
