@@ -161,7 +161,7 @@ in-tree\ *)
 	case $expect:$site in
 	proven:*) line '^ok   uid tables: release .* \(predicted' ;;
 	partial:CONFIG_* | partial:*.*) line "^warn uid tables: the load-time proof will be partial \(predicted\): .*$site" ;;
-	refused:CONFIG_* | refused:*.*) line "^warn uid tables: the load-time proof will refuse them \(predicted\): .*$site" ;;
+	refused:CONFIG_* | refused:*.* | refused:kallsyms_*) line "^warn uid tables: the load-time proof will refuse them \(predicted\): .*$site" ;;
 	# An inlined copy is invisible from userspace: the prediction says ok.
 	partial:* | refused:*) line '^ok   uid tables: release .* \(predicted' ;;
 	*) false ;;
@@ -174,11 +174,15 @@ in-tree\ *)
 	users='users: uidhash_lock: alloc_uid, the hooked function'
 	! grep -qw inc_rlimit_ucounts /proc/kallsyms ||
 		users='users: ucounts_lock: alloc_ucounts, the hooked function'
-	r=0; [ "$rc" -eq 0 ] && line '^     evidence: text: read [0-9]+ KiB' &&
-		line '^     evidence: callers: alloc_uid: ' && line "^     evidence: $users" &&
-		[ "$(grep -c '^     evidence: ' "$out")" -eq "$(grep -cE '^(ok|FAIL) (text|callers|users): ' /proc/execns/proof)" ] || r=1
+	# (None where the proof cannot read the symbol table: Debian 11's arm64.)
+	r=0
+	if grep -q '^ok text: ' /proc/execns/proof; then
+		[ "$rc" -eq 0 ] && line '^     evidence: text: read [0-9]+ KiB' &&
+			line '^     evidence: callers: alloc_uid: ' && line "^     evidence: $users" || r=1
+	fi
+	[ "$(grep -c '^     evidence: ' "$out")" -eq "$(grep -cE '^(ok|FAIL) (text|callers|users): ' /proc/execns/proof)" ] || r=1
 	ktap_result $r "--evidence: every text, callers and users line of /proc/execns/proof, indented under the checks (exit $rc)"
-	r=0; grep -qE '^     evidence: ucounts_lock: 1 in /proc/kallsyms' "$out.predict" &&
+	r=0; grep -qE '^     evidence: ucounts_lock: [0-9]+ in /proc/kallsyms' "$out.predict" &&
 		grep -qE '^     evidence: the callers and users are read from the kernel.s text at insmod' "$out.predict" || r=1
 	ktap_result $r "--evidence --predict: the signatures' count in /proc/kallsyms, and where the rest is read"
 	# No --module, no module installed under /lib/modules/$R, and no
@@ -204,7 +208,11 @@ in-tree\ *)
 		sed 's/^CONFIG_KPROBES=y$/# CONFIG_KPROBES is not set/' "$cfg" >/tmp/config-nokprobes
 		r=0; grep -q '^CONFIG_KPROBES=y' "$cfg" && ! grep -q '^CONFIG_KPROBES=' /tmp/config-nokprobes || r=1
 		ktap_result $r "the copy lacks CONFIG_KPROBES (the running kernel has it)"
-		EXECNS_PREFLIGHT_CONFIG=/tmp/config-nokprobes preflight --module "$KO"
+		# Exported, not a prefix: an older busybox ash (bullseye's, in a
+		# foreign guest) keeps a prefix assignment from a function's commands.
+		export EXECNS_PREFLIGHT_CONFIG=/tmp/config-nokprobes
+		preflight --module "$KO"
+		unset EXECNS_PREFLIGHT_CONFIG
 		r=0; [ "$rc" -eq 1 ] && line '^no   config: this kernel lacks CONFIG_KPROBES \(/tmp/config-nokprobes\)' &&
 			[ "$(grep -c '^no ' "$out")" -eq 1 ] && line '^     fix: boot a kernel built with CONFIG_KPROBES' || r=1
 		ktap_result $r "no (exit $rc) for that configuration (EXECNS_PREFLIGHT_CONFIG), naming CONFIG_KPROBES, and nothing else"

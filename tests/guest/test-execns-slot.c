@@ -6,7 +6,8 @@
  *    s390x 11 are execve) or one past its table is refused at load, with
  *    one line naming it;
  *  - with the native slot at A and the compat one at B (both unused on
- *    either ABI: 388 and 389 on x86 and s390x, 249 and 254 on arm64), each ABI
+ *    either ABI: 388 and 389 on x86 and s390x, 255 and 254 on arm64, free in
+ *    both of 5.10 and 6.x), each ABI
  *    reaches execns on its own number only: the other ABI's number is
  *    ENOSYS, even where the kernel's two ni_syscall entries are one
  *    function (arm64 has one for both tables).
@@ -34,7 +35,7 @@
 #define COMPAT		"AArch32"
 #define USED		"221"	/* execve */
 #define COMPAT_USED	"11"	/* execve */
-#define SLOT_A		249
+#define SLOT_A		255
 #define SLOT_B		254
 #elif defined(__s390x__)
 #define NATIVE		"s390x"
