@@ -136,13 +136,13 @@ static bool execns_hook_has_direct(const struct execns_hook *h)
 	return EXECNS_HAVE_FTRACE_DIRECT && execns_call(ftrace_find_rec_direct)(h->addr);
 }
 
-/* Point @h's filter at @ip alone; @h keeps its old filter on failure. */
 /*
- * Aim @h's filter at the function at @ip.  ftrace_set_filter_ip() maps a
- * function's address to its ftrace site since 5.18 (and in the stable
- * releases that took it); before, on an architecture whose site is not
- * the symbol (arm64's second NOP, ftrace_call_adjust()), only the site
- * itself is found, so that is tried when the symbol is refused.
+ * Point @h's filter at the function at @ip alone; @h keeps its old filter
+ * on failure.  ftrace_set_filter_ip() maps a function's address to its
+ * ftrace site since 5.18 (and in the stable releases that took it);
+ * before, on an architecture whose site is not the symbol (arm64's second
+ * NOP, ftrace_call_adjust()), only the site itself is found, so that is
+ * tried when the symbol is refused.
  */
 static int execns_hook_point(struct execns_hook *h, unsigned long ip)
 {

@@ -14,11 +14,12 @@
  * so hooks get a struct ftrace_regs and no pt_regs; SAVE_REGS would make
  * register_ftrace_function() fail.  5.10 has WITH_REGS only: hooks ask for
  * SAVE_REGS there and get a pt_regs (EXECNS_FTRACE_ARGS_FLAGS, compat.h),
- * which its ftrace_common returns through the same way.  ftrace_caller reloads the PC it
- * returns to from the ftrace_regs (ret x9) and restores x0-x8 and the
- * caller's LR, so setting that PC continues the hooked call in a function
- * of the same signature, as livepatch's IP modification needs; RET sets no
- * branch-target type, so BTI, if a kernel enabled it, does not apply.
+ * which its ftrace_common returns through the same way.  ftrace_caller
+ * reloads the PC it returns to from the ftrace_regs (ret x9) and restores
+ * x0-x8 and the caller's LR, so setting that PC continues the hooked call
+ * in a function of the same signature, as livepatch's IP modification
+ * needs; RET sets no branch-target type, so BTI, if a kernel enabled it,
+ * does not apply.
  *
  * Kernel calls go through generic static calls (no HAVE_STATIC_CALL on
  * arm64): an indirect BLR to the resolved address.  Debian's 6.12 arm64
