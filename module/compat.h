@@ -249,10 +249,22 @@ typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
  */
 #ifdef EXECNS_HAVE_FTRACE_FUNC_PT_REGS
 #define execns_fregs pt_regs
+#define execns_fregs_pt_regs(fregs) (fregs)
 #define execns_ftrace_regs_arg(fregs, n) regs_get_kernel_argument(fregs, n)
 #define execns_ftrace_regs_set_ip(fregs, ip) instruction_pointer_set(fregs, ip)
 #else
 #define execns_fregs ftrace_regs
+/* The saved registers of an ops with FTRACE_OPS_FL_SAVE_REGS (5.11 on). */
+#define execns_fregs_pt_regs(fregs) ftrace_get_regs(fregs)
+#ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+/*
+ * 5.11 to 6.1 on an architecture without WITH_ARGS (arm64 before 6.2):
+ * struct ftrace_regs is there, but its generic ip setter does nothing, so
+ * the hooks use the saved pt_regs (SAVE_REGS: EXECNS_FTRACE_ARGS_FLAGS).
+ */
+#define execns_ftrace_regs_arg(fregs, n) regs_get_kernel_argument(ftrace_get_regs(fregs), n)
+#define execns_ftrace_regs_set_ip(fregs, ip) instruction_pointer_set(ftrace_get_regs(fregs), ip)
+#else
 #ifdef EXECNS_HAVE_FTRACE_REGS_GET_ARGUMENT
 #define execns_ftrace_regs_arg(fregs, n) ftrace_regs_get_argument(fregs, n)
 #else
@@ -263,12 +275,13 @@ typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
 #else
 #define execns_ftrace_regs_set_ip(fregs, ip) ftrace_instruction_pointer_set(fregs, ip)
 #endif
-#endif
+#endif /* CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS */
+#endif /* EXECNS_HAVE_FTRACE_FUNC_PT_REGS */
 
 /*
  * The flags an ops needs to read the arguments and move the call, on an
  * architecture whose ftrace has argument-only trampolines when
- * DYNAMIC_FTRACE_WITH_ARGS is set (x86 from 5.11, arm64 from 6.x): none
+ * DYNAMIC_FTRACE_WITH_ARGS is set (x86 from 5.11, arm64 from 6.2): none
  * there, FTRACE_OPS_FL_SAVE_REGS (DYNAMIC_FTRACE_WITH_REGS) before.
  */
 #define EXECNS_FTRACE_ARGS_FLAGS \

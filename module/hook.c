@@ -146,10 +146,11 @@ static bool execns_hook_has_direct(const struct execns_hook *h)
  */
 static int execns_hook_point(struct execns_hook *h, unsigned long ip)
 {
+	unsigned long site = execns_ftrace_site(ip);
 	int ret = ftrace_set_filter_ip(&h->ops, ip, 0, 1);
 
-	if (ret == -EINVAL && execns_ftrace_site(ip) != ip)
-		ret = ftrace_set_filter_ip(&h->ops, execns_ftrace_site(ip), 0, 1);
+	if (ret == -EINVAL && site != ip)
+		ret = ftrace_set_filter_ip(&h->ops, site, 0, 1);
 	return ret;
 }
 

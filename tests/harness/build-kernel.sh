@@ -47,10 +47,11 @@ D=/usr/src/execns-built			# in the build root: src-VERSION, NAME-KEY
 # common.sh turns it into make's arguments); PACKAGES, what else the build
 # root needs; SERIES, a directory whose series is applied to the version
 # its "# base:" line names (BASE_OF: that version, without the series);
-# SUFFIX, a LOCALVERSION.
+# SUFFIX, a LOCALVERSION; ABSENT, the fragments' options this source does
+# not have, left out rather than failing the build.
 recipe=$TOP/tests/kernels/$name.recipe
 [ -f "$recipe" ] || die "build-kernel.sh: no recipe for KERNEL=$name (tests/kernels/$name.recipe)"
-SOURCE=linux-source-6.12 FRAGMENTS= CC_NAME= PACKAGES= SERIES= BASE_OF= SUFFIX=
+SOURCE=linux-source-6.12 FRAGMENTS= CC_NAME= PACKAGES= SERIES= BASE_OF= SUFFIX= ABSENT=
 # shellcheck source=/dev/null
 . "$recipe"
 [ -n "$FRAGMENTS" ] && [ -n "$CC_NAME" ] || die "$recipe: FRAGMENTS and CC_NAME are required"
@@ -118,11 +119,14 @@ unpack() {
 
 # configure SRC BUILD: allnoconfig + the fragments through merge_config.sh,
 # then every fragment line must be in the result as written.
-# has_option SRC CONFIG_X: whether the source's Kconfig files define X (a
-# fragment line for an option an older source lacks is left out, e.g.
-# CONFIG_X86_KERNEL_IBT on 5.10).
-has_option() {
-	grep -rqsE "^(menu)?config ${2#CONFIG_}\$" "$ROOT$1" --include='Kconfig*'
+# absent SRC CONFIG_X: whether a fragment line for X may be left out: the
+# recipe's ABSENT lists X (options an older source lacks, e.g.
+# CONFIG_X86_KERNEL_IBT on 5.10) and the source's Kconfig files indeed do
+# not define it.  Any other lost line fails the build, a misspelt one too.
+absent() {
+	case " $ABSENT " in *" $2 "*) ;; *) return 1 ;; esac
+	! grep -rqsE "^(menu)?config ${2#CONFIG_}\$" "$ROOT$1" --include='Kconfig*' &&
+		note "$name: $2 left out: $SOURCE has no such option (its recipe's ABSENT)"
 }
 
 configure() {
@@ -141,7 +145,7 @@ configure() {
 			;;
 		*)
 			opt=${line%%=*}
-			grep -qxF "$line" "$ROOT$build/.config" || ! has_option "$src" "$opt" || echo "$line"
+			grep -qxF "$line" "$ROOT$build/.config" || absent "$src" "$opt" || echo "$line"
 			;;
 		esac
 	done)

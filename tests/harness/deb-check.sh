@@ -125,6 +125,8 @@ done
 later_kernels=()
 for k in "$@"; do
 	kernel_built "$k" || arch_native "$(kernel_arch "$k")" && continue
+	# (i386's kernel is built by the root's own gcc: no cross prefix.)
+	[ -n "$(arch_cross "$(kernel_arch "$k")")" ] || continue
 	r=$(cat "$(kdir "$k")/release")
 	grep -qs 'ifneq ($(DEB_BUILD_ARCH),$(DEB_HOST_ARCH))' "$(kbuild_host "$k")/.kernelvariables" || continue
 	in_ovl mv "/usr/lib/modules/$r/build" "/usr/lib/modules/$r/build.later"

@@ -53,13 +53,16 @@ table() {
 }
 
 if [ "${1:-}" = --write ]; then
-	new=$(mktemp)
-	awk -v b="$BEGIN_MARK" -v e="$END_MARK" -v t="$(table)" '
-		$0 == b { print; print t; skip = 1; next }
+	grep -qxF "$BEGIN_MARK" "$TOP/README.md" && grep -qxF "$END_MARK" "$TOP/README.md" ||
+		die "README.md lacks the kernel-table markers (both lines, as kernel-table.sh writes them)"
+	t=$(mktemp) new=$(mktemp)
+	table >"$t"
+	# The table from a file: awk -v would take its backslashes as escapes.
+	awk -v b="$BEGIN_MARK" -v e="$END_MARK" -v f="$t" '
+		$0 == b { print; while ((getline l <f) > 0) print l; skip = 1; next }
 		$0 == e { skip = 0 }
 		!skip' "$TOP/README.md" >"$new"
-	grep -qxF "$BEGIN_MARK" "$new" || die "README.md has no kernel-table markers"
-	cat "$new" >"$TOP/README.md" && rm -f "$new"
+	cat "$new" >"$TOP/README.md" && rm -f "$new" "$t"
 else
 	table
 fi

@@ -98,12 +98,12 @@ static inline unsigned long *execns_arch_argp(struct pt_regs *regs, unsigned int
 
 static inline unsigned long execns_hook_arg0(struct execns_fregs *fregs)
 {
-	return ftrace_get_regs(fregs)->gprs[2];
+	return execns_fregs_pt_regs(fregs)->gprs[2];
 }
 
 static inline void execns_hook_redirect(struct execns_fregs *fregs, void *target)
 {
-	instruction_pointer_set(ftrace_get_regs(fregs), (unsigned long)target);
+	instruction_pointer_set(execns_fregs_pt_regs(fregs), (unsigned long)target);
 }
 
 /*

@@ -5,8 +5,9 @@
  * the include path, so each port is one header of the same name.
  *
  * Syscalls: x86_64 dispatches through a switch in x64_sys_call() (and
- * ia32_sys_call()); an unused number reaches __x64_sys_ni_syscall (or
- * __ia32_sys_ni_syscall) with the caller's pt_regs.  Arguments: di, si, dx,
+ * ia32_sys_call()), or through sys_call_table (ia32_sys_call_table) on
+ * kernels without the switch (5.10); an unused number reaches
+ * __x64_sys_ni_syscall (or __ia32_sys_ni_syscall) with the caller's pt_regs.  Arguments: di, si, dx,
  * r10, r8, r9; i386: bx, cx, dx, si, di, bp.  The number is orig_ax.
  *
  * ftrace hooks go through ftrace_caller, not ftrace_regs_caller: with
