@@ -33,6 +33,7 @@ have EXECNS_HAVE_UCOUNT_FANOTIFY linux/user_namespace.h 'UCOUNT_FANOTIFY_GROUPS'
 have EXECNS_HAVE_TIME_NS_KREF linux/time_namespace.h 'struct kref[[:space:]]+kref;'
 have EXECNS_HAVE_EPOLL_PERCPU linux/sched/user.h 'struct percpu_counter[[:space:]]+epoll_watches;'
 have EXECNS_HAVE_STATIC_CALL_QUERY linux/static_call.h 'define static_call_query\('
+have EXECNS_HAVE_PAGE_SLAB_CACHE linux/mm_types.h 'struct kmem_cache[[:space:]]+\*slab_cache;'
 have EXECNS_HAVE_KALLSYMS_EACH_MODULE linux/kallsyms.h 'kallsyms_on_each_symbol\(int \(\*fn\)\(void \*, const char \*, struct module \*'
 
 # exported NAME SYMBOL: define NAME when vmlinux exports SYMBOL to modules

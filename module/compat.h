@@ -183,18 +183,33 @@
 #endif
 
 /*
+ * The cache a slab object was allocated from, or NULL: struct page names
+ * it until 5.16, later kernels in mm/slab.h's private struct slab (where
+ * the symbol table has uid_cachep anyway: observe.c).  Needs <linux/mm.h>.
+ */
+#ifdef EXECNS_HAVE_PAGE_SLAB_CACHE
+#define execns_obj_cache(obj)							\
+	(PageSlab(virt_to_head_page(obj)) ? virt_to_head_page(obj)->slab_cache : NULL)
+#else
+#define execns_obj_cache(obj)		((struct kmem_cache *)NULL)
+#endif
+
+/*
  * The callback of kallsyms_on_each_symbol(): 6.1 passes each symbol's
  * module too (always NULL: only vmlinux is walked); 6.4 dropped it.
+ * execns_kallsyms_fn_call() calls one (symbols.c's own walk).
  */
 #ifdef EXECNS_HAVE_KALLSYMS_EACH_MODULE
 struct module;
 #define EXECNS_KALLSYMS_FN(fn, data, name, addr)				\
 	int fn(void *data, const char *name, struct module *__mod, unsigned long addr)
 typedef int execns_kallsyms_fn_t(void *, const char *, struct module *, unsigned long);
+#define execns_kallsyms_fn_call(fn, data, name, addr)	fn(data, name, NULL, addr)
 #else
 #define EXECNS_KALLSYMS_FN(fn, data, name, addr)				\
 	int fn(void *data, const char *name, unsigned long addr)
 typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
+#define execns_kallsyms_fn_call(fn, data, name, addr)	fn(data, name, addr)
 #endif
 
 /*

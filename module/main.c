@@ -11,7 +11,8 @@
  * hands a new table's user_struct to the exec's credentials (handover.c),
  * can refuse unshare(2) as the seed did (unshare.c), shows the tables in
  * /proc/execns (procfs.c), resolves the kernel internals it needs
- * (symbols.c), proves at load that nothing bypasses the uid hooks
+ * (symbols.c), or watches the kernel use them where it cannot
+ * (observe.c), proves at load that nothing bypasses the uid hooks
  * (proof.c) and can fail its own steps on purpose (fault.c).
  * Documentation: docs/design.md, docs/execns.2.
  */
@@ -19,6 +20,7 @@
 #include <linux/rcupdate.h>
 #include "arch.h"
 #include "symbols.h"
+#include "observe.h"
 #include "proof.h"
 #include "slot.h"
 #include "uidtab.h"
@@ -34,6 +36,8 @@ static int __init execns_init(void)
 	ret = execns_symbols_init();
 	if (ret)
 		return ret;
+	/* Calls alloc_uid() and free_uid(): before their hooks. */
+	execns_observe_init();
 	/* Before any hook: its verdict decides which of them may ever arm. */
 	execns_proof_init();
 

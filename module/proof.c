@@ -84,6 +84,7 @@ struct execns_proof_fn {
 	unsigned int nclones;
 	unsigned long clone[EXECNS_PROOF_CLONES];
 	char clone_name[EXECNS_PROOF_CLONES][EXECNS_PROOF_NAME];
+	bool observed;		/* DATA: no symbol; found by observe.c */
 };
 
 enum {
@@ -260,6 +261,26 @@ static EXECNS_KALLSYMS_FN(execns_proof_symbol, data, name, addr)
 		}
 	}
 	return 0;
+}
+
+/*
+ * Every symbol of vmlinux through execns_proof_symbol(), or where the
+ * kernel has no kallsyms_on_each_symbol() (Debian 11's arm64: 5.10 builds
+ * it for livepatch only), every text symbol: such a kernel has no
+ * CONFIG_KALLSYMS_ALL, so its table holds no data symbols to miss.
+ */
+static void execns_proof_walk(void)
+{
+	static char name[KSYM_NAME_LEN];	/* init only */
+	unsigned long addr;
+
+	if (execns_have(kallsyms_on_each_symbol)) {
+		execns_call(kallsyms_on_each_symbol)(execns_proof_symbol, NULL);
+		return;
+	}
+	for (addr = execns_next_text_symbol(0, name); addr;
+	     addr = execns_next_text_symbol(addr, name))
+		execns_kallsyms_fn_call(execns_proof_symbol, NULL, name, addr);
 }
 
 /*
@@ -486,6 +507,26 @@ static void execns_proof_sites(void)
 	}
 }
 
+/*
+ * Where the symbol table has no data symbols, observe.c watched the kernel
+ * use its lock and cache: the lock's address stands in for its symbol (the
+ * text scan's mark); uid_cachep's own address is never needed.
+ */
+static void execns_proof_observed(void)
+{
+	struct execns_proof_fn *lock = &execns_proof_fns[EXECNS_FN_UIDHASH_LOCK];
+	struct execns_proof_fn *cache = &execns_proof_fns[EXECNS_FN_UID_CACHEP];
+
+	if (!execns_syms.user_objs_observed)
+		return;
+	if (!lock->copies) {
+		lock->addr = (unsigned long)execns_syms.uidhash_lock;
+		lock->copies = 1;
+		lock->observed = true;
+	}
+	cache->observed = !cache->copies;
+}
+
 static void execns_proof_copies(void)
 {
 	const struct execns_proof_fn *f;
@@ -495,7 +536,10 @@ static void execns_proof_copies(void)
 		if (!f->name || (f->role != EXECNS_PROOF_HOOKED && f->role != EXECNS_PROOF_DATA))
 			continue;
 		kind = f->role == EXECNS_PROOF_DATA ? "symbols" : "functions";
-		if (f->nclones && f->role == EXECNS_PROOF_HOOKED)
+		if (f->observed)
+			execns_proof_fn_line(true, f, "copies: %s is not in the symbol table (it has no data symbols): found by watching alloc_uid() and free_uid() use it",
+					     f->name);
+		else if (f->nclones && f->role == EXECNS_PROOF_HOOKED)
 			execns_proof_fn_line(false, f, "copies: %s has a compiler clone, %s%s, that callers reach without passing its hook",
 					     f->name, f->clone_name[0], f->nclones > 1 ? " and more" : "");
 		else if (f->copies != 1)
@@ -527,11 +571,14 @@ static bool execns_proof_config(void)
 		execns_proof_line(true, EXECNS_COST_NONE, NULL,
 				  "config: no link-time optimisation: calls into another file are never inlined");
 	}
-	if (!execns_have(kallsyms_on_each_symbol) || !execns_have(kallsyms_lookup_size_offset)) {
+	if (!execns_have(kallsyms_lookup_size_offset)) {
 		execns_proof_line(false, EXECNS_COST_TABLES, NULL,
-				  "config: kallsyms_on_each_symbol or kallsyms_lookup_size_offset not found: cannot read the symbol table");
+				  "config: kallsyms_lookup_size_offset not found: cannot read the symbol table");
 		execns_proof_costs |= BIT(EXECNS_COST_FORBID);
 		ok = false;
+	} else if (!execns_have(kallsyms_on_each_symbol)) {
+		execns_proof_line(true, EXECNS_COST_NONE, NULL,
+				  "config: no kallsyms_on_each_symbol: the proof walks the text symbols from _stext to _etext, each found from the one before by its size");
 	}
 	return ok;
 }
@@ -822,7 +869,8 @@ static const char *execns_proof_verdict(void)
 void execns_proof_init(void)
 {
 	if (execns_proof_config()) {
-		execns_call(kallsyms_on_each_symbol)(execns_proof_symbol, NULL);
+		execns_proof_walk();
+		execns_proof_observed();
 		execns_proof_copies();
 		execns_proof_sites();
 		execns_proof_text();

@@ -89,7 +89,7 @@ static bool execns_slot_opened __read_mostly;
 static int execns_slot_redirect(struct pt_regs *regs, bool compat, unsigned int nr,
 				void *entry)
 {
-	const struct pt_regs *uregs = (const struct pt_regs *)execns_arch_probe_arg0(regs);
+	const struct pt_regs *uregs = (const struct pt_regs *)execns_arch_probe_arg(regs, 0);
 
 	/* execns_slot_test()'s call: noted, and left to return -ENOSYS. */
 	if (unlikely(uregs == READ_ONCE(execns_slot_test_regs))) {

@@ -11,6 +11,7 @@
  * architecture's (execns-arch.h).
  */
 #include <linux/kernel.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include "arch.h"
 #include "symbols.h"
@@ -32,6 +33,7 @@ DEFINE_STATIC_CALL_NULL(execns_exit_sem, execns_task_fn_t);
 DEFINE_STATIC_CALL_NULL(execns_exit_shm, execns_task_fn_t);
 DEFINE_STATIC_CALL_NULL(execns_put_ucounts, execns_put_ucounts_t);
 DEFINE_STATIC_CALL_NULL(execns_free_uid, execns_free_uid_t);
+DEFINE_STATIC_CALL_NULL(execns_alloc_uid, execns_alloc_uid_t);
 DEFINE_STATIC_CALL_NULL(execns_ftrace_free_filter, execns_ftrace_free_filter_t);
 DEFINE_STATIC_CALL_NULL(execns_ftrace_find_rec_direct, execns_find_direct_t);
 DEFINE_STATIC_CALL_NULL(execns_ftrace_is_dead, execns_ftrace_dead_t);
@@ -68,6 +70,7 @@ static const struct execns_func_entry execns_func_table[] = {
 	FN(exit_shm, "exit_shm", false),
 	FN(put_ucounts, EXECNS_CRED_UCOUNTS ? "put_ucounts" : NULL, !EXECNS_CRED_UCOUNTS),
 	FN(free_uid, EXECNS_FREE_UID_SYMBOL, !EXECNS_FREE_UID_SYMBOL),
+	FN(alloc_uid, "alloc_uid", false),
 	FN(ftrace_free_filter, EXECNS_FTRACE_FREE_FILTER_SYMBOL, !EXECNS_FTRACE_FREE_FILTER_SYMBOL),
 	FN(ftrace_find_rec_direct, "ftrace_find_rec_direct",
 	   !(EXECNS_ARCH_KPROBE_RESETS_IP && EXECNS_HAVE_FTRACE_DIRECT)),
@@ -129,6 +132,31 @@ unsigned long execns_symbol_addr(const char *name)
 }
 
 /*
+ * A symbol's size in the table runs to the next symbol's address, so
+ * stepping by it visits every text address once; of two names at one
+ * address (an alias), %ps prints one.
+ */
+unsigned long execns_next_text_symbol(unsigned long addr, char *name)
+{
+	static unsigned long stext, etext;
+	unsigned long size, off;
+
+	if (!addr) {
+		stext = execns_lookup("_stext", false);
+		etext = execns_lookup("_etext", false);
+		addr = stext;
+	} else if (execns_call(kallsyms_lookup_size_offset)(addr, &size, &off) && size > off) {
+		addr += size - off;
+	} else {
+		return 0;
+	}
+	if (!addr || addr >= etext)
+		return 0;
+	snprintf(name, KSYM_NAME_LEN, "%ps", (void *)addr);
+	return addr;
+}
+
+/*
  * 7.x's put_nsproxy() ends in deactivate_nsproxy(), and an nsproxy never
  * installed must be freed with nsproxy_free() instead (compat.h).  That
  * choice was made from the headers the module was built against; freeing
@@ -180,6 +208,8 @@ int execns_symbols_init(void)
 			absent++;
 		}
 	}
+	if (execns_syms.uid_cachep)
+		execns_syms.uid_cache = READ_ONCE(*execns_syms.uid_cachep);
 	ret = execns_check_nsproxy_free();
 	if (ret)
 		return ret;

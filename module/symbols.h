@@ -45,6 +45,7 @@ typedef void execns_free_fs_t(struct fs_struct *fs);
 typedef void execns_task_fn_t(struct task_struct *tsk);
 typedef void execns_put_ucounts_t(struct ucounts *uc);
 typedef void execns_free_uid_t(struct user_struct *up);
+typedef struct user_struct *execns_alloc_uid_t(kuid_t uid);
 typedef void execns_ftrace_free_filter_t(struct ftrace_ops *ops);
 typedef unsigned long execns_find_direct_t(unsigned long ip);
 typedef int execns_ftrace_dead_t(void);
@@ -72,6 +73,8 @@ DECLARE_STATIC_CALL(execns_exit_shm, execns_task_fn_t);
 DECLARE_STATIC_CALL(execns_put_ucounts, execns_put_ucounts_t);
 /* Where the kernel does not export them (compat.h). */
 DECLARE_STATIC_CALL(execns_free_uid, execns_free_uid_t);
+/* Called once, at init, before its hook arms (observe.c). */
+DECLARE_STATIC_CALL(execns_alloc_uid, execns_alloc_uid_t);
 DECLARE_STATIC_CALL(execns_ftrace_free_filter, execns_ftrace_free_filter_t);
 /* Only where hooks are parked (hook.c) and direct calls exist. */
 DECLARE_STATIC_CALL(execns_ftrace_find_rec_direct, execns_find_direct_t);
@@ -108,11 +111,16 @@ struct execns_syms {
 	 * and lock for ucounts (kernel/ucount.c): a table makes its objects
 	 * with them, so that the kernel's release code is right for them
 	 * (uidtab.c, ucounts.c).  Optional: without all three, uid tables
-	 * are refused (proof.c).
+	 * are refused (proof.c).  uid_cache is the cache uid_cachep holds,
+	 * set at boot and never changed; where the symbol table has no data
+	 * symbols, observe.c finds it and uidhash_lock, and says so in
+	 * user_objs_observed.
 	 */
 	spinlock_t *uidhash_lock;
 	spinlock_t *ucounts_lock;
 	struct kmem_cache **uid_cachep;
+	struct kmem_cache *uid_cache;
+	bool user_objs_observed;
 };
 
 extern struct execns_syms execns_syms;
@@ -124,5 +132,12 @@ int execns_symbols_init(void);
 
 /* A kernel function's address (logged and 0 when absent), after init. */
 unsigned long execns_symbol_addr(const char *name);
+
+/*
+ * The text symbol after the one at @addr (0: the first, at _stext), with
+ * its name in @name (KSYM_NAME_LEN bytes); 0 at _etext.  The walk of the
+ * symbol table where the kernel has no kallsyms_on_each_symbol(); init only.
+ */
+unsigned long execns_next_text_symbol(unsigned long addr, char *name);
 
 #endif /* _EXECNS_SYMBOLS_H */

@@ -8,8 +8,9 @@
  * one before ended, which keeps the instruction boundaries of s390 (2, 4
  * or 6 bytes).  A chunk is copied with a few bytes before it (x86's
  * operand field needs the ModRM byte before it) and after it (an
- * instruction, or arm64's adrp and the add that follows it, may cross the
- * chunk's end).  A site is mapped to its function by the symbol table.
+ * instruction may cross the chunk's end).  A site is mapped to its
+ * function by the symbol table, which also tells where each function
+ * starts: there the architecture's state (arm64's registers) is reset.
  */
 #include <linux/kernel.h>
 #include <linux/minmax.h>
@@ -43,18 +44,37 @@ static void execns_scan_hit(struct execns_scan_target *t, unsigned long site)
 		t->more++;
 }
 
-/* The targets of one scan, split by kind: most offsets need only the data ones. */
+/*
+ * The targets of one scan, split by kind, and what the architecture keeps
+ * of the function being read (its registers on arm64), reset at each
+ * function's start: @fn_end is where the current one ends.
+ */
 struct execns_scan_set {
 	struct execns_scan_target *branch[EXECNS_SCAN_TARGETS], *data[EXECNS_SCAN_TARGETS];
 	unsigned int nbranch, ndata;
+	struct execns_arch_scan st;
+	unsigned long fn_end;
 };
 
+/* At @ip: a new function's start resets the architecture's state. */
+static void execns_scan_function(struct execns_scan_set *set, unsigned long ip)
+{
+	unsigned long size, off;
+
+	if (ip < set->fn_end)
+		return;
+	if (!execns_call(kallsyms_lookup_size_offset)(ip, &size, &off) || size <= off)
+		size = off + 1;
+	set->fn_end = ip - off + size;
+	execns_arch_scan_reset(&set->st);
+}
+
 /* Decode one chunk: @len bytes copied from @base, instructions from @from to @to. */
-static size_t execns_scan_chunk(const struct execns_scan_set *set, const u8 *code,
+static size_t execns_scan_chunk(struct execns_scan_set *set, const u8 *code,
 				size_t len, unsigned long base, size_t from, size_t to)
 {
 	struct execns_scan_target *t;
-	unsigned long dest;
+	unsigned long dest, named;
 	unsigned int k;
 	size_t i, step;
 
@@ -67,15 +87,19 @@ static size_t execns_scan_chunk(const struct execns_scan_set *set, const u8 *cod
 			if (dest >= t->lo && dest <= t->hi)
 				execns_scan_hit(t, base + i);
 		}
-		for (k = 0; k < set->ndata; k++)
-			if (execns_arch_refers(code, i, len, base, set->data[k]->data))
+		if (!set->ndata)
+			continue;
+		execns_scan_function(set, base + i);
+		named = execns_arch_names(&set->st, code, i, len, base);
+		for (k = 0; named && k < set->ndata; k++)
+			if (named == set->data[k]->data)
 				execns_scan_hit(set->data[k], base + i);
 	}
 	return i;
 }
 
 /* Scan [@start, @end): the bytes read, or -EFAULT. */
-static long execns_scan_range(const struct execns_scan_set *set, u8 *code,
+static long execns_scan_range(struct execns_scan_set *set, u8 *code,
 			      unsigned long start, unsigned long end)
 {
 	unsigned long p, q, top;

@@ -49,6 +49,7 @@
 #include "ucounts.h"
 #include "uidhooks.h"
 #include "symbols.h"
+#include "observe.h"
 #include "fault.h"
 #include "trace.h"
 
@@ -102,7 +103,7 @@ static spinlock_t *execns_uid_lock(void)
 
 static struct kmem_cache *execns_uid_cache(void)
 {
-	return READ_ONCE(*execns_syms.uid_cachep);
+	return execns_syms.uid_cache;
 }
 
 const char *execns_uidtab_unavailable(void)
@@ -545,8 +546,8 @@ static const char *execns_uidtab_check(void)
 {
 	struct kmem_cache *cache;
 
-	if (!execns_syms.uidhash_lock || !execns_syms.uid_cachep)
-		return "kernel/user.c's uidhash_lock or uid_cachep is not in the symbol table";
+	if (!execns_syms.uidhash_lock || !execns_syms.uid_cache)
+		return execns_observe_why() ?: "kernel/user.c's uidhash_lock or uid_cachep is not in the symbol table";
 	if (!execns_ucounts_available())
 		return "kernel/ucount.c's ucounts_lock is not in the symbol table";
 	cache = execns_uid_cache();

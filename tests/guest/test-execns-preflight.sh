@@ -161,7 +161,7 @@ in-tree\ *)
 	case $expect:$site in
 	proven:*) line '^ok   uid tables: release .* \(predicted' ;;
 	partial:CONFIG_* | partial:*.*) line "^warn uid tables: the load-time proof will be partial \(predicted\): .*$site" ;;
-	refused:CONFIG_* | refused:*.* | refused:kallsyms_*) line "^warn uid tables: the load-time proof will refuse them \(predicted\): .*$site" ;;
+	refused:CONFIG_* | refused:*.*) line "^warn uid tables: the load-time proof will refuse them \(predicted\): .*$site" ;;
 	# An inlined copy is invisible from userspace: the prediction says ok.
 	partial:* | refused:*) line '^ok   uid tables: release .* \(predicted' ;;
 	*) false ;;

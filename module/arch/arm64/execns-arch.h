@@ -74,10 +74,10 @@ static inline unsigned int execns_arch_syscall_nr(const struct pt_regs *uregs)
 	return (u32)uregs->syscallno;
 }
 
-/* The first argument of a function whose entry a kprobe stopped. */
-static inline unsigned long execns_arch_probe_arg0(struct pt_regs *regs)
+/* Argument @n (0-7) of a function whose entry a kprobe stopped. */
+static inline unsigned long execns_arch_probe_arg(struct pt_regs *regs, unsigned int n)
 {
-	return regs_get_kernel_argument(regs, 0);
+	return regs_get_kernel_argument(regs, n);
 }
 
 /*
@@ -161,41 +161,74 @@ static inline size_t execns_arch_branch(const u8 *code, size_t len, unsigned lon
 #define EXECNS_ARCH_TEXT_HOLE_END	"__hyp_text_end"
 
 /*
- * Whether the instruction at @code[@i] (of @len copied from @base) starts
- * naming the kernel object at @target: the text scan (textscan.c) finds
- * the functions that take a file-static lock this way.  An address is
- * built by adrp (the 4 KiB page, relative to the instruction's) and an add
- * of the low 12 bits into the same register, which the compiler may
- * schedule a few instructions later: up to eight are read.
+ * What the text scan (textscan.c) knows of a function's registers: the
+ * addresses adrp (a 4 KiB page, relative to the instruction's) and the
+ * adds, movs and loads built on it left in them, 0 for unknown.  GCC's
+ * section anchors build one address per file's objects and reach each
+ * object by an add or a load's offset from it, anywhere in the function
+ * (5.10's alloc_uid() takes uidhash_lock as the anchor of uid_cachep plus
+ * 0x408), so a register keeps its value to the function's end: a value
+ * that a later instruction overwrote can only make a function name
+ * something it does not, never hide one it does.
  */
-#define EXECNS_ARCH_REF_LOOKAHEAD	8
+struct execns_arch_scan {
+	unsigned long x[31];
+};
 
-static inline bool execns_arch_refers(const u8 *code, size_t i, size_t len,
-				      unsigned long base, unsigned long target)
+static inline void execns_arch_scan_reset(struct execns_arch_scan *st)
 {
-	unsigned long page;
-	unsigned int j, rd;
+	memset(st, 0, sizeof(*st));
+}
+
+/* Register @r's value (x0-x30; 31 is sp or xzr: unknown). */
+static inline unsigned long execns_arch_reg(const struct execns_arch_scan *st, unsigned int r)
+{
+	return r < 31 ? st->x[r] : 0;
+}
+
+static inline void execns_arch_set_reg(struct execns_arch_scan *st, unsigned int r,
+				       unsigned long v)
+{
+	if (r < 31)
+		st->x[r] = v;
+}
+
+/*
+ * The address the instruction at @code[@i] (of @len copied from @base)
+ * builds or loads from or stores to, or 0; @st follows the function's
+ * registers.  The text scan finds the functions that take a file-static
+ * lock this way: adrp, add (immediate), mov (register), and a load or
+ * store with an unsigned immediate offset.
+ */
+static inline unsigned long execns_arch_names(struct execns_arch_scan *st, const u8 *code,
+					      size_t i, size_t len, unsigned long base)
+{
+	unsigned int rd, rn;
+	unsigned long v;
 	u32 insn;
 
 	if (i + 4 > len)
-		return false;
+		return 0;
 	memcpy(&insn, code + i, sizeof(insn));
-	if ((insn & 0x9f000000) != 0x90000000)
-		return false;
 	rd = insn & 31;
-	page = ((base + i) & ~0xfffUL) +
-	       sign_extend64((((insn >> 5) & 0x7ffff) << 2) | ((insn >> 29) & 3), 20) * 4096;
-	if (page != (target & ~0xfffUL))
-		return false;
-	if (!(target & 0xfff))
-		return true;
-	for (j = 1; j <= EXECNS_ARCH_REF_LOOKAHEAD && i + 4 * j + 4 <= len; j++) {
-		memcpy(&insn, code + i + 4 * j, sizeof(insn));
-		if ((insn & 0xffc00000) == 0x91000000 && ((insn >> 5) & 31) == rd &&
-		    ((insn >> 10) & 0xfff) == (target & 0xfff))
-			return true;
+	rn = (insn >> 5) & 31;
+	if ((insn & 0x9f000000) == 0x90000000) {		/* adrp */
+		v = ((base + i) & ~0xfffUL) +
+		    sign_extend64((((insn >> 5) & 0x7ffff) << 2) | ((insn >> 29) & 3), 20) * 4096;
+	} else if ((insn & 0xff800000) == 0x91000000) {	/* add xd, xn, #imm{, lsl 12} */
+		v = execns_arch_reg(st, rn);
+		if (v)
+			v += (unsigned long)((insn >> 10) & 0xfff) << (insn & BIT(22) ? 12 : 0);
+	} else if ((insn & 0xffe0ffe0) == 0xaa0003e0) {	/* mov xd, xm */
+		v = execns_arch_reg(st, (insn >> 16) & 31);
+	} else if ((insn & 0x3b000000) == 0x39000000) {	/* ldr/str xt, [xn, #imm] */
+		v = execns_arch_reg(st, rn);
+		return v ? v + (((insn >> 10) & 0xfff) << (insn >> 30)) : 0;
+	} else {
+		return 0;
 	}
-	return false;
+	execns_arch_set_reg(st, rd, v);
+	return v;
 }
 
 #endif /* _EXECNS_ARCH_H */

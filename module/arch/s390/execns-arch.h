@@ -67,14 +67,14 @@ static inline unsigned int execns_arch_syscall_nr(const struct pt_regs *uregs)
 }
 
 /*
- * The first argument of a function whose entry a kprobe stopped: r2 of
- * the s390x calling convention.  Not regs_get_kernel_argument(), which
+ * Argument @n (0-4) of a function whose entry a kprobe stopped: r2 to r6
+ * of the s390x calling convention.  Not regs_get_kernel_argument(), which
  * calls regs_get_register(): 6.12 defines that out of line and does not
  * export it to modules (7.x makes it inline).
  */
-static inline unsigned long execns_arch_probe_arg0(struct pt_regs *regs)
+static inline unsigned long execns_arch_probe_arg(struct pt_regs *regs, unsigned int n)
 {
-	return regs->gprs[2];
+	return regs->gprs[2 + n];
 }
 
 /* The wrappers of both ABIs read orig_gpr2, then gprs[3..7]. */
@@ -149,21 +149,28 @@ static inline size_t execns_arch_branch(const u8 *code, size_t len, unsigned lon
 #define EXECNS_ARCH_TEXT_HOLE_START	NULL
 #define EXECNS_ARCH_TEXT_HOLE_END	NULL
 
+/* The text scan keeps no state across s390 instructions. */
+struct execns_arch_scan { };
+
+static inline void execns_arch_scan_reset(struct execns_arch_scan *st)
+{
+}
+
 /*
- * Whether the instruction at @code[@i] (of @len copied from @base) names
- * the kernel object at @target: the text scan (textscan.c) finds the
- * functions that take a file-static lock this way.  An address is loaded
- * by larl (c0x0), relative to the instruction, in halfwords.
+ * The kernel object the instruction at @code[@i] (of @len copied from
+ * @base) names, or 0: the text scan (textscan.c) finds the functions that
+ * take a file-static lock this way.  An address is loaded by larl (c0x0),
+ * relative to the instruction, in halfwords.
  */
-static inline bool execns_arch_refers(const u8 *code, size_t i, size_t len,
-				      unsigned long base, unsigned long target)
+static inline unsigned long execns_arch_names(struct execns_arch_scan *st, const u8 *code,
+					      size_t i, size_t len, unsigned long base)
 {
 	s32 rel32;
 
 	if (i + 6 > len || code[i] != 0xc0 || (code[i + 1] & 0x0f))
-		return false;
+		return 0;
 	memcpy(&rel32, code + i + 2, sizeof(rel32));
-	return base + i + 2L * rel32 == target;
+	return base + i + 2L * rel32;
 }
 
 #endif /* _EXECNS_ARCH_H */

@@ -73,10 +73,10 @@ static inline unsigned int execns_arch_syscall_nr(const struct pt_regs *uregs)
 	return (u32)uregs->orig_ax;
 }
 
-/* The first argument of a function whose entry a kprobe stopped. */
-static inline unsigned long execns_arch_probe_arg0(struct pt_regs *regs)
+/* Argument @n (0-5) of a function whose entry a kprobe stopped. */
+static inline unsigned long execns_arch_probe_arg(struct pt_regs *regs, unsigned int n)
 {
-	return regs_get_kernel_argument(regs, 0);
+	return regs_get_kernel_argument(regs, n);
 }
 
 #define EXECNS_REG(r) offsetof(struct pt_regs, r)
@@ -176,31 +176,38 @@ static inline size_t execns_arch_branch(const u8 *code, size_t len, unsigned lon
 #define EXECNS_ARCH_TEXT_HOLE_START	NULL
 #define EXECNS_ARCH_TEXT_HOLE_END	NULL
 
+/* The text scan keeps no state across x86 instructions. */
+struct execns_arch_scan { };
+
+static inline void execns_arch_scan_reset(struct execns_arch_scan *st)
+{
+}
+
 /*
- * Whether the bytes at @code[@i] (of @len copied from @base) are the 32-bit
- * field of an instruction that names the kernel object at @target: the
- * text scan (textscan.c) finds the functions that take a file-static lock
- * this way.  Two forms, checked at every offset as branches are: a
- * RIP-relative operand (ModRM mod 00, r/m 101, the displacement ending the
- * instruction, as in lea and mov), and a sign-extended absolute immediate
- * (mov $sym, %reg: c7 with a register ModRM), which -mcmodel=kernel emits
- * for a symbol's address.  The ModRM byte before the field cuts a chance
- * match to about one in 2^37 per offset.
+ * The kernel object named by the 32-bit field at @code[@i] (of @len copied
+ * from @base), or 0: the text scan (textscan.c) finds the functions that
+ * take a file-static lock this way.  Two forms, checked at every offset as
+ * branches are: a RIP-relative operand (ModRM mod 00, r/m 101, the
+ * displacement ending the instruction, as in lea and mov), and a
+ * sign-extended absolute immediate (mov $sym, %reg: c7 with a register
+ * ModRM), which -mcmodel=kernel emits for a symbol's address.  The ModRM
+ * byte before the field cuts a chance match to about one in 2^37 per
+ * offset.
  */
-static inline bool execns_arch_refers(const u8 *code, size_t i, size_t len,
-				      unsigned long base, unsigned long target)
+static inline unsigned long execns_arch_names(struct execns_arch_scan *st, const u8 *code,
+					      size_t i, size_t len, unsigned long base)
 {
 	bool rip, abs;
 	s32 v;
 
 	if (i < 2 || i + sizeof(v) > len)
-		return false;
+		return 0;
 	rip = (code[i - 1] & 0xc7) == 0x05;
 	abs = code[i - 2] == 0xc7 && (code[i - 1] & 0xf8) == 0xc0;
 	if (!rip && !abs)
-		return false;
+		return 0;
 	memcpy(&v, code + i, sizeof(v));
-	return rip ? base + i + sizeof(v) + v == target : (unsigned long)(long)v == target;
+	return rip ? base + i + sizeof(v) + v : (unsigned long)(long)v;
 }
 
 #endif /* _EXECNS_ARCH_H */
