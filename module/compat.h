@@ -188,8 +188,10 @@
  * the symbol table has uid_cachep anyway: observe.c).  Needs <linux/mm.h>.
  */
 #ifdef EXECNS_HAVE_PAGE_SLAB_CACHE
-#define execns_obj_cache(obj)							\
-	(PageSlab(virt_to_head_page(obj)) ? virt_to_head_page(obj)->slab_cache : NULL)
+#define execns_obj_cache(obj) ({						\
+	struct page *__page = virt_to_head_page(obj);				\
+	PageSlab(__page) ? __page->slab_cache : NULL;				\
+})
 #else
 #define execns_obj_cache(obj)		((struct kmem_cache *)NULL)
 #endif

@@ -33,7 +33,7 @@ DEFINE_STATIC_CALL_NULL(execns_exit_sem, execns_task_fn_t);
 DEFINE_STATIC_CALL_NULL(execns_exit_shm, execns_task_fn_t);
 DEFINE_STATIC_CALL_NULL(execns_put_ucounts, execns_put_ucounts_t);
 DEFINE_STATIC_CALL_NULL(execns_free_uid, execns_free_uid_t);
-DEFINE_STATIC_CALL_NULL(execns_alloc_uid, execns_alloc_uid_t);
+DEFINE_STATIC_CALL_NULL(execns_alloc_uid, alloc_uid);
 DEFINE_STATIC_CALL_NULL(execns_ftrace_free_filter, execns_ftrace_free_filter_t);
 DEFINE_STATIC_CALL_NULL(execns_ftrace_find_rec_direct, execns_find_direct_t);
 DEFINE_STATIC_CALL_NULL(execns_ftrace_is_dead, execns_ftrace_dead_t);

@@ -23,6 +23,7 @@
 #include <linux/types.h>
 #include <linux/static_call.h>
 #include <linux/fs_struct.h>
+#include <linux/sched/user.h>
 #include <linux/spinlock_types.h>
 
 struct pt_regs;
@@ -45,7 +46,6 @@ typedef void execns_free_fs_t(struct fs_struct *fs);
 typedef void execns_task_fn_t(struct task_struct *tsk);
 typedef void execns_put_ucounts_t(struct ucounts *uc);
 typedef void execns_free_uid_t(struct user_struct *up);
-typedef struct user_struct *execns_alloc_uid_t(kuid_t uid);
 typedef void execns_ftrace_free_filter_t(struct ftrace_ops *ops);
 typedef unsigned long execns_find_direct_t(unsigned long ip);
 typedef int execns_ftrace_dead_t(void);
@@ -74,7 +74,7 @@ DECLARE_STATIC_CALL(execns_put_ucounts, execns_put_ucounts_t);
 /* Where the kernel does not export them (compat.h). */
 DECLARE_STATIC_CALL(execns_free_uid, execns_free_uid_t);
 /* Called once, at init, before its hook arms (observe.c). */
-DECLARE_STATIC_CALL(execns_alloc_uid, execns_alloc_uid_t);
+DECLARE_STATIC_CALL(execns_alloc_uid, alloc_uid);
 DECLARE_STATIC_CALL(execns_ftrace_free_filter, execns_ftrace_free_filter_t);
 /* Only where hooks are parked (hook.c) and direct calls exist. */
 DECLARE_STATIC_CALL(execns_ftrace_find_rec_direct, execns_find_direct_t);

@@ -547,7 +547,8 @@ static const char *execns_uidtab_check(void)
 	struct kmem_cache *cache;
 
 	if (!execns_syms.uidhash_lock || !execns_syms.uid_cache)
-		return execns_observe_why() ?: "kernel/user.c's uidhash_lock or uid_cachep is not in the symbol table";
+		return execns_observe_why() ?:
+		       "kernel/user.c's uidhash_lock or uid_cachep is not in the symbol table";
 	if (!execns_ucounts_available())
 		return "kernel/ucount.c's ucounts_lock is not in the symbol table";
 	cache = execns_uid_cache();
