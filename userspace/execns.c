@@ -1037,7 +1037,13 @@ int main(int argc, char *argv[])
 	 * With --root or --wd the names are only meaningful in stage 2.
 	 */
 	resolve = !o.root && !o.wd;
-	if (resolve && execns_find_program(file, path, sizeof(path)))
+	/*
+	 * A path is checked here too, not first by the call: a missing
+	 * program exits 127 (126 if it cannot run) before anything about the
+	 * module is asked, whichever way it was named.
+	 */
+	if (resolve && (execns_find_program(file, path, sizeof(path)) ||
+			(strchr(file, '/') && access(path, X_OK))))
 		fail_program(errno, file);
 	if (!needs_stage2(&o)) {
 		execns(o.flags, path, &argv[optind], environ);

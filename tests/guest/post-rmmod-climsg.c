@@ -2,7 +2,8 @@
 /*
  * After rmmod: execns(1)'s two messages for a module that is not loaded,
  * each the exact stderr and exit status 125 (test-execns-climsg has the
- * others, with the module loaded):
+ * others, with the module loaded), and a missing program's 127 before
+ * them, named by a path or found along PATH:
  *  - not loaded: how to load it;
  *  - not loadable: the kernel is built without kprobes, which the module
  *    needs.  Debian's kernels all have kprobes, so the kernel's
@@ -35,11 +36,17 @@ static int no_kprobes(void *arg)
 	return 0;
 }
 
+static void expect_status(const char *name, int st, int want_st, const char *out,
+			  const char *want)
+{
+	if (!ksft_test_result(st == want_st && !strcmp(out, want), "%s: exit %d, %s", name, st,
+			      !strcmp(out, want) ? "stderr as expected" : "stderr differs"))
+		ksft_print_msg("want %d [%s]\n# got [%s]\n", want_st, want, out);
+}
+
 static void expect(const char *name, int st, const char *out, const char *want)
 {
-	if (!ksft_test_result(st == 125 && !strcmp(out, want), "%s: exit %d, %s", name, st,
-			      !strcmp(out, want) ? "stderr as expected" : "stderr differs"))
-		ksft_print_msg("want 125 [%s]\n# got [%s]\n", want, out);
+	expect_status(name, st, 125, out, want);
 }
 
 int main(void)
@@ -48,7 +55,15 @@ int main(void)
 	struct utsname u;
 	int st;
 
-	test_start(2, 0);
+	test_start(4, 0);
+	st = child_exec((char *[]){ CLI, "-H", "/nonexistent/prog", NULL }, CHILD_STDERR, NULL,
+			NULL, 20, out, sizeof(out));
+	expect_status("a missing program named by its path, the module not loaded", st, 127, out,
+		      "execns: /nonexistent/prog: not found (or its #! or ELF interpreter is missing)\n");
+	st = child_exec((char *[]){ CLI, "-H", "nonexistent-prog", NULL }, CHILD_STDERR, NULL,
+			NULL, 20, out, sizeof(out));
+	expect_status("a missing program along PATH, the module not loaded", st, 127, out,
+		      "execns: nonexistent-prog: not found in PATH (or its #! or ELF interpreter is missing)\n");
 	st = child_exec((char *[]){ CLI, "-H", "true", NULL }, CHILD_STDERR, NULL, NULL, 20,
 			  out, sizeof(out));
 	expect("the module not loaded", st, out,
