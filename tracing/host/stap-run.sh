@@ -68,7 +68,13 @@ system_map() {
 #   module's events do not build ("implicit declaration of function
 #   check_trace_callback_type_execns_call_tp").  trace_event_tp(), from
 #   module/trace.h, maps each event's _tp name to its real checker, so
-#   the type check still runs.
+#   the type check still runs;
+# - on kernels whose struct ns_common has no ns_type (before 7.x), stap
+#   5.6's stap_fs.h reads proc_ns_operations' type instead, but only where
+#   its autoconf test (autoconf-pr33574-pno-type.c) compiles, and on 5.10
+#   it does not: that kernel's linux/proc_ns.h uses size_t without
+#   including its definition, so the runtime fails on ns_common's missing
+#   ns_type.  The test's answer is given here, from the headers.
 # Another architecture's kernel: stap's -a takes the kernel's ARCH= name,
 # and kbuild the binutils prefix that goes with the cross compiler $cc.
 kopts=
@@ -86,6 +92,10 @@ kernel_opts() {
 	if in_root grep -qE '^#[[:space:]]*define[[:space:]]+DECLARE_TRACE_EVENT\(' "$mods/source/include/linux/tracepoint.h"; then
 		trace_event_tp >"$ROOT$compat/trace_event_tp.h"
 		echo '#include "trace_event_tp.h"' >>"$ROOT$compat/kernel.h"
+	fi
+	if ! in_root grep -qE '[[:space:]]ns_type;' "$mods/source/include/linux/ns_common.h" &&
+		in_root grep -qE '^[[:space:]]+int[[:space:]]+type;' "$mods/source/include/linux/proc_ns.h"; then
+		echo '#define STAPCONF_PR33574_PNO_TYPE 1' >>"$ROOT$compat/kernel.h"
 	fi
 	# One header, as one -B KCFLAGS: a second would replace the first.
 	[ ! -s "$ROOT$compat/kernel.h" ] || kopts="$kopts -B KCFLAGS=-include$compat/kernel.h"
@@ -205,15 +215,27 @@ root_runtime() {
 }
 
 # foreign_runtime: an arm64 or s390x guest's staprun and stapio, fetched
-# once per kernel with their libraries laid out as a root; stapio goes
-# where staprun runs it from.
+# once per kernel with their libraries laid out as a root.  They are
+# unstable's, newer than the C library of an older guest (Debian 11's
+# 2.31, in /lib, which the loader searches before /usr/lib), so they keep
+# their own: the runtime's root goes under $p, and staprun and stapio
+# (where staprun runs it from) are scripts that start each with the
+# runtime's own loader and libraries.
 foreign_runtime() {
-	local t=$kd/stap-runtime
+	local t=$kd/stap-runtime p=/opt/execns-stap loader libs f
 	"$TOP/tests/harness/fetch-kernel.sh" "$kernel" stap-runtime
-	cp -a "$t/root/." "$work/x/"
-	mkdir -p "$work/x/usr/bin" "$work/x/usr/lib/systemtap"
-	cp "$t/bin/staprun" "$work/x/usr/bin/"
-	cp "$t/bin/stapio" "$work/x/usr/lib/systemtap/"
+	mkdir -p "$work/x$p" "$work/x/usr/bin" "$work/x/usr/lib/systemtap"
+	cp -a "$t/root/." "$work/x$p/"
+	cp "$t/bin/staprun" "$t/bin/stapio" "$work/x$p/"
+	loader=$(cd "$work/x$p" && find lib -maxdepth 1 -name 'ld*.so.1' | head -n 1)
+	[ -n "$loader" ] || die "$kernel: no loader in the fetched SystemTap runtime ($t/root/lib)"
+	libs=$(cd "$work/x$p" && find . -name '*.so*' ! -type d | sed 's|^\.||; s|/[^/]*$||' | sort -u |
+		sed "s|^|$p|" | paste -sd: -)
+	for f in staprun:usr/bin/staprun stapio:usr/lib/systemtap/stapio; do
+		printf '#!/bin/sh\nexec %s --library-path %s %s "$@"\n' \
+			"$p/$loader" "$libs" "$p/${f%%:*}" >"$work/x/${f#*:}"
+		chmod 755 "$work/x/${f#*:}"
+	done
 }
 
 system_map
