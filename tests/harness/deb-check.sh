@@ -51,10 +51,10 @@ echo "1..$(($# + 6))"
 
 w=/tmp/execns-deb-$TREE
 ovl=$EXECNS_CACHE/deb-$TREE
-trap 'rm -rf "${ROOT:?}$w" "${ovl:?}"' EXIT
-rm -rf "$ROOT$w"
+trap 'rm -rf "${ROOT:?}${w:?}" "${ovl:?}"' EXIT
+rm -rf "${ROOT:?}${w:?}"
 mkdir -p "$ROOT$w/tree"
-(cd "$TOP" && tar -c --exclude=build Kbuild Makefile VERSION dkms.conf module userspace docs packaging) |
+(cd "$TOP" && tar -c --exclude=build Kbuild Makefile VERSION dkms.conf COPYING LICENSES module userspace docs packaging stap tracing/recipes) |
 	tar -x -C "$ROOT$w/tree"
 d=$w/tree/build/deb
 log=$LOGS/deb-build-$TREE.log
@@ -263,9 +263,15 @@ in_ovl sh -c '
 	cc -Wall -Werror -o "$2/prog" "$2/prog.c" $(pkg-config --cflags --libs execns)
 	ldd "$2/prog" | grep libexecns
 	ldd "$2/prog" | grep -q "libexecns.so.0 => /usr/lib/.*/libexecns.so.0 "
-	"$2/prog"' sh "$version" "$w" >"$log" 2>&1 || rc=1
+	"$2/prog"
+	for f in /usr/share/systemtap/tapset/execns.stp /usr/share/execns/uidacct.stp \
+		/usr/share/execns/uidacct.bt /usr/share/execns/compat/task_euid.h; do
+		[ -f "$f" ] || { echo "execns installed no $f"; exit 1; }
+	done
+	echo "tracing: the tapset where stap finds it, the scripts in /usr/share/execns"' \
+	sh "$version" "$w" >"$log" 2>&1 || rc=1
 sed 's/^/# /' "$log"
-ktap_result $rc "execns --version and pkg-config say $version; a program built with pkg-config --cflags --libs execns runs against libexecns.so.0"
+ktap_result $rc "execns --version and pkg-config say $version; a program built with pkg-config --cflags --libs execns runs against libexecns.so.0; the tapset and the tracing scripts are installed"
 
 # apt purge: none of the packages' files (dpkg -L, directories aside),
 # nothing of DKMS's (/usr/src/execns-*, /var/lib/dkms/execns, any
