@@ -189,8 +189,8 @@
  */
 #ifdef EXECNS_HAVE_PAGE_SLAB_CACHE
 #define execns_obj_cache(obj) ({						\
-	struct page *__page = virt_to_head_page(obj);				\
-	PageSlab(__page) ? __page->slab_cache : NULL;				\
+	struct page *__page = virt_addr_valid(obj) ? virt_to_head_page(obj) : NULL; \
+	__page && PageSlab(__page) ? __page->slab_cache : NULL;			\
 })
 #else
 #define execns_obj_cache(obj)		((struct kmem_cache *)NULL)

@@ -7,9 +7,10 @@
  * of line in lib/refcount.c and so never inlined into kernel/user.c; a
  * kprobe on it reads the lock from its second argument, on the call whose
  * first argument is the count of the user_struct this module put.  That
- * user_struct comes from the kernel's own alloc_uid() for the overflow uid
- * (65534, "nobody": never the static root_user), and the slab page it
- * lives on names the cache alloc_uid() made it from.  The hooks are not
+ * user_struct comes from the kernel's own alloc_uid() for uid 65534
+ * ("nobody"; any uid but 0, whose user_struct is the static root_user,
+ * not a slab object), and the slab page it lives on names the cache
+ * alloc_uid() made it from.  The hooks are not
  * armed yet (main.c), so both calls are the kernel's own code.
  *
  * Ordering: init only, before the proof and the hooks; the probe's handler
@@ -20,12 +21,13 @@
 #include <linux/kprobes.h>
 #include <linux/sched.h>
 #include <linux/sched/user.h>
-#include <linux/highuid.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include "arch.h"
 #include "symbols.h"
 #include "observe.h"
+
+#define EXECNS_OBSERVE_UID	65534
 
 static const char *execns_observe_failed;
 static struct task_struct *execns_observer;
@@ -82,7 +84,7 @@ static const char *execns_observe(void)
 	struct user_struct *up;
 	const char *why;
 
-	up = execns_call(alloc_uid)(KUIDT_INIT(overflowuid));
+	up = execns_call(alloc_uid)(KUIDT_INIT(EXECNS_OBSERVE_UID));
 	if (!up)
 		return "alloc_uid() failed (out of memory)";
 	cache = execns_obj_cache(up);

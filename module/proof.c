@@ -84,7 +84,7 @@ struct execns_proof_fn {
 	unsigned int nclones;
 	unsigned long clone[EXECNS_PROOF_CLONES];
 	char clone_name[EXECNS_PROOF_CLONES][EXECNS_PROOF_NAME];
-	bool observed;		/* DATA: no symbol; found by observe.c */
+	const char *found;	/* DATA not counted by the walk: how it was found */
 };
 
 enum {
@@ -508,23 +508,40 @@ static void execns_proof_sites(void)
 }
 
 /*
- * Where the symbol table has no data symbols, observe.c watched the kernel
- * use its lock and cache: the lock's address stands in for its symbol (the
- * text scan's mark); uid_cachep's own address is never needed.
+ * The kernel objects the walk could not count: where the symbol table has
+ * no data symbols, observe.c watched the kernel use its lock and cache;
+ * where the walk read text symbols only (no kallsyms_on_each_symbol) but
+ * symbols.c found one by name, that lookup stands.  A lock's address
+ * stands in for its symbol (the text scan's mark); uid_cachep's own
+ * address is never needed.
  */
-static void execns_proof_observed(void)
+static void execns_proof_uncounted(void)
 {
-	struct execns_proof_fn *lock = &execns_proof_fns[EXECNS_FN_UIDHASH_LOCK];
-	struct execns_proof_fn *cache = &execns_proof_fns[EXECNS_FN_UID_CACHEP];
+	static const struct {
+		unsigned int fn;
+		const void *const *addr;
+		bool watched;
+	} objs[] = {
+		{ EXECNS_FN_UIDHASH_LOCK, (const void *const *)&execns_syms.uidhash_lock, true },
+		{ EXECNS_FN_UCOUNTS_LOCK, (const void *const *)&execns_syms.ucounts_lock, false },
+		{ EXECNS_FN_UID_CACHEP, (const void *const *)&execns_syms.uid_cachep, true },
+	};
+	struct execns_proof_fn *f;
+	unsigned int i;
 
-	if (!execns_syms.user_objs_observed)
-		return;
-	if (!lock->copies) {
-		lock->addr = (unsigned long)execns_syms.uidhash_lock;
-		lock->copies = 1;
-		lock->observed = true;
+	for (i = 0; i < ARRAY_SIZE(objs); i++) {
+		f = &execns_proof_fns[objs[i].fn];
+		if (!f->name || f->copies)
+			continue;
+		if (execns_syms.user_objs_observed && objs[i].watched)
+			f->found = "it has no data symbols): found by watching alloc_uid() and free_uid() use it";
+		else if (!execns_have(kallsyms_on_each_symbol) && *objs[i].addr)
+			f->found = "the walk of text symbols cannot count data symbols): found by name";
+		else
+			continue;
+		f->addr = (unsigned long)*objs[i].addr;
+		f->copies = !!f->addr;
 	}
-	cache->observed = !cache->copies;
 }
 
 static void execns_proof_copies(void)
@@ -536,9 +553,9 @@ static void execns_proof_copies(void)
 		if (!f->name || (f->role != EXECNS_PROOF_HOOKED && f->role != EXECNS_PROOF_DATA))
 			continue;
 		kind = f->role == EXECNS_PROOF_DATA ? "symbols" : "functions";
-		if (f->observed)
-			execns_proof_fn_line(true, f, "copies: %s is not in the symbol table (it has no data symbols): found by watching alloc_uid() and free_uid() use it",
-					     f->name);
+		if (f->found)
+			execns_proof_fn_line(true, f, "copies: %s is not in the walk (%s",
+					     f->name, f->found);
 		else if (f->nclones && f->role == EXECNS_PROOF_HOOKED)
 			execns_proof_fn_line(false, f, "copies: %s has a compiler clone, %s%s, that callers reach without passing its hook",
 					     f->name, f->clone_name[0], f->nclones > 1 ? " and more" : "");
@@ -870,7 +887,7 @@ void execns_proof_init(void)
 {
 	if (execns_proof_config()) {
 		execns_proof_walk();
-		execns_proof_observed();
+		execns_proof_uncounted();
 		execns_proof_copies();
 		execns_proof_sites();
 		execns_proof_text();

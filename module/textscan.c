@@ -56,16 +56,20 @@ struct execns_scan_set {
 	unsigned long fn_end;
 };
 
-/* At @ip: a new function's start resets the architecture's state. */
+/*
+ * At @ip: a new function's start resets the architecture's state (none on
+ * x86 and s390, which need no lookup for it).
+ */
 static void execns_scan_function(struct execns_scan_set *set, unsigned long ip)
 {
 	unsigned long size, off;
 
-	if (ip < set->fn_end)
+	if (!sizeof(set->st) || ip < set->fn_end)
 		return;
-	if (!execns_call(kallsyms_lookup_size_offset)(ip, &size, &off) || size <= off)
-		size = off + 1;
-	set->fn_end = ip - off + size;
+	if (execns_call(kallsyms_lookup_size_offset)(ip, &size, &off) && size > off)
+		set->fn_end = ip - off + size;
+	else
+		set->fn_end = ip + 1;
 	execns_arch_scan_reset(&set->st);
 }
 
@@ -74,7 +78,7 @@ static size_t execns_scan_chunk(struct execns_scan_set *set, const u8 *code,
 				size_t len, unsigned long base, size_t from, size_t to)
 {
 	struct execns_scan_target *t;
-	unsigned long dest, named;
+	unsigned long dest;
 	unsigned int k;
 	size_t i, step;
 
@@ -90,10 +94,10 @@ static size_t execns_scan_chunk(struct execns_scan_set *set, const u8 *code,
 		if (!set->ndata)
 			continue;
 		execns_scan_function(set, base + i);
-		named = execns_arch_names(&set->st, code, i, len, base);
-		for (k = 0; named && k < set->ndata; k++)
-			if (named == set->data[k]->data)
+		for (k = 0; k < set->ndata; k++)
+			if (execns_arch_refers(&set->st, code, i, len, base, set->data[k]->data))
 				execns_scan_hit(set->data[k], base + i);
+		execns_arch_scan_step(&set->st, code, i, len, base);
 	}
 	return i;
 }
@@ -137,7 +141,7 @@ long execns_textscan(struct execns_scan_target *t, unsigned int n)
 {
 	unsigned long stext = execns_symbol_addr("_stext");
 	unsigned long etext = execns_symbol_addr("_etext");
-	struct execns_scan_set set = { };
+	struct execns_scan_set *set;
 	unsigned long hole, hole_end;
 	long ret, read;
 	unsigned int k;
@@ -147,22 +151,29 @@ long execns_textscan(struct execns_scan_target *t, unsigned int n)
 		return -ENOENT;
 	if (n > EXECNS_SCAN_TARGETS)
 		return -E2BIG;
+	/* Off the stack: arm64's registers are 1 KiB. */
+	set = kzalloc(sizeof(*set), GFP_KERNEL);
+	if (!set)
+		return -ENOMEM;
 	for (k = 0; k < n; k++) {
 		if (t[k].data)
-			set.data[set.ndata++] = &t[k];
+			set->data[set->ndata++] = &t[k];
 		else if (t[k].hi)
-			set.branch[set.nbranch++] = &t[k];
+			set->branch[set->nbranch++] = &t[k];
 	}
+	read = -ENOMEM;
 	code = kvmalloc(EXECNS_SCAN_BEFORE + EXECNS_SCAN_CHUNK + EXECNS_SCAN_AFTER, GFP_KERNEL);
 	if (!code)
-		return -ENOMEM;
+		goto free_set;
 	if (!execns_scan_hole(stext, etext, &hole, &hole_end))
 		hole = hole_end = etext;
-	read = execns_scan_range(&set, code, stext, hole);
+	read = execns_scan_range(set, code, stext, hole);
 	if (read >= 0 && hole_end < etext) {
-		ret = execns_scan_range(&set, code, hole_end, etext);
+		ret = execns_scan_range(set, code, hole_end, etext);
 		read = ret < 0 ? ret : read + ret;
 	}
 	kvfree(code);
+free_set:
+	kfree(set);
 	return read;
 }

@@ -4,7 +4,7 @@
  * functions that branch to an address range or name a kernel object: the
  * load-time proof's evidence (proof.c), read from the machine code the CPU
  * runs rather than from a list of releases.  Instructions are decoded by
- * the architecture's execns_arch_branch() and execns_arch_names()
+ * the architecture's execns_arch_branch() and execns_arch_refers()
  * (execns-arch.h).  The text of modules (a livepatch's, another module's
  * copy of a function), init text freed after boot and the architecture's
  * hole (arm64: KVM's hypervisor text, which the host must not read under

@@ -161,74 +161,141 @@ static inline size_t execns_arch_branch(const u8 *code, size_t len, unsigned lon
 #define EXECNS_ARCH_TEXT_HOLE_END	"__hyp_text_end"
 
 /*
- * What the text scan (textscan.c) knows of a function's registers: the
- * addresses adrp (a 4 KiB page, relative to the instruction's) and the
- * adds, movs and loads built on it left in them, 0 for unknown.  GCC's
- * section anchors build one address per file's objects and reach each
- * object by an add or a load's offset from it, anywhere in the function
- * (5.10's alloc_uid() takes uidhash_lock as the anchor of uid_cachep plus
- * 0x408), so a register keeps its value to the function's end: a value
- * that a later instruction overwrote can only make a function name
- * something it does not, never hide one it does.
+ * What the text scan (textscan.c) knows of a function's registers: every
+ * address adrp (a 4 KiB page, relative to the instruction's) and the adds
+ * and movs built on it put in each, anywhere in the function so far, up
+ * to EXECNS_ARCH_REG_VALUES each.  GCC's section anchors build one address
+ * per file's objects and reach each object by an add or a load's offset
+ * from it, anywhere in the function (5.10's alloc_uid() takes uidhash_lock
+ * as the anchor of uid_cachep plus 0x408).  Nothing is forgotten before
+ * the function ends, whatever the order of its blocks: a value another
+ * path overwrote can only make a function name something it does not,
+ * never hide one it does.  A register past its slots keeps its first
+ * ones; the adjacent adrp and add that the compiler emits without an
+ * anchor are found without the registers (execns_arch_refers()).
  */
+#define EXECNS_ARCH_REG_VALUES	4
+
 struct execns_arch_scan {
-	unsigned long x[31];
+	u8 n[31];
+	unsigned long x[31][EXECNS_ARCH_REG_VALUES];
 };
 
 static inline void execns_arch_scan_reset(struct execns_arch_scan *st)
 {
-	memset(st, 0, sizeof(*st));
+	memset(st->n, 0, sizeof(st->n));
 }
 
-/* Register @r's value (x0-x30; 31 is sp or xzr: unknown). */
-static inline unsigned long execns_arch_reg(const struct execns_arch_scan *st, unsigned int r)
+static inline void execns_arch_add_value(struct execns_arch_scan *st, unsigned int r,
+					 unsigned long v)
 {
-	return r < 31 ? st->x[r] : 0;
+	unsigned int k;
+
+	if (r >= 31 || !v)
+		return;
+	for (k = 0; k < st->n[r]; k++)
+		if (st->x[r][k] == v)
+			return;
+	if (st->n[r] < EXECNS_ARCH_REG_VALUES)
+		st->x[r][st->n[r]++] = v;
 }
 
-static inline void execns_arch_set_reg(struct execns_arch_scan *st, unsigned int r,
-				       unsigned long v)
+/* Whether register @r (31: sp or xzr, never) may hold @v - @off. */
+static inline bool execns_arch_reg_is(const struct execns_arch_scan *st, unsigned int r,
+				      unsigned long off, unsigned long v)
 {
-	if (r < 31)
-		st->x[r] = v;
+	unsigned int k;
+
+	for (k = 0; r < 31 && k < st->n[r]; k++)
+		if (st->x[r][k] + off == v)
+			return true;
+	return false;
 }
 
+static inline unsigned long execns_arch_adrp_page(u32 insn, unsigned long ip)
+{
+	return (ip & ~0xfffUL) +
+	       sign_extend64((((insn >> 5) & 0x7ffff) << 2) | ((insn >> 29) & 3), 20) * 4096;
+}
+
+#define EXECNS_ARCH_IS_ADRP(insn)	(((insn) & 0x9f000000) == 0x90000000)
+/* add xd, xn, #imm{, lsl #12} (64-bit, no flags) */
+#define EXECNS_ARCH_IS_ADD(insn)	(((insn) & 0xff800000) == 0x91000000)
+#define EXECNS_ARCH_ADD_IMM(insn)						\
+	((unsigned long)(((insn) >> 10) & 0xfff) << ((insn) & BIT(22) ? 12 : 0))
+/* mov xd, xm: orr xd, xzr, xm */
+#define EXECNS_ARCH_IS_MOV(insn)	(((insn) & 0xffe0ffe0) == 0xaa0003e0)
 /*
- * The address the instruction at @code[@i] (of @len copied from @base)
- * builds or loads from or stores to, or 0; @st follows the function's
- * registers.  The text scan finds the functions that take a file-static
- * lock this way: adrp, add (immediate), mov (register), and a load or
- * store with an unsigned immediate offset.
+ * ldr/str (and prfm) with an unsigned offset, scaled by the access size;
+ * a 128-bit SIMD access scales by 16, not by its size field, which no
+ * lock or pointer is loaded with.
  */
-static inline unsigned long execns_arch_names(struct execns_arch_scan *st, const u8 *code,
-					      size_t i, size_t len, unsigned long base)
+#define EXECNS_ARCH_IS_LDST(insn)	(((insn) & 0x3b000000) == 0x39000000)
+#define EXECNS_ARCH_LDST_OFF(insn)	((unsigned long)(((insn) >> 10) & 0xfff) << ((insn) >> 30))
+
+/* After the instruction at @code[@i]: what it put in a register. */
+static inline void execns_arch_scan_step(struct execns_arch_scan *st, const u8 *code,
+					 size_t i, size_t len, unsigned long base)
 {
-	unsigned int rd, rn;
-	unsigned long v;
+	unsigned int rd, rn, k;
 	u32 insn;
 
 	if (i + 4 > len)
-		return 0;
+		return;
 	memcpy(&insn, code + i, sizeof(insn));
 	rd = insn & 31;
 	rn = (insn >> 5) & 31;
-	if ((insn & 0x9f000000) == 0x90000000) {		/* adrp */
-		v = ((base + i) & ~0xfffUL) +
-		    sign_extend64((((insn >> 5) & 0x7ffff) << 2) | ((insn >> 29) & 3), 20) * 4096;
-	} else if ((insn & 0xff800000) == 0x91000000) {	/* add xd, xn, #imm{, lsl 12} */
-		v = execns_arch_reg(st, rn);
-		if (v)
-			v += (unsigned long)((insn >> 10) & 0xfff) << (insn & BIT(22) ? 12 : 0);
-	} else if ((insn & 0xffe0ffe0) == 0xaa0003e0) {	/* mov xd, xm */
-		v = execns_arch_reg(st, (insn >> 16) & 31);
-	} else if ((insn & 0x3b000000) == 0x39000000) {	/* ldr/str xt, [xn, #imm] */
-		v = execns_arch_reg(st, rn);
-		return v ? v + (((insn >> 10) & 0xfff) << (insn >> 30)) : 0;
-	} else {
-		return 0;
+	if (EXECNS_ARCH_IS_ADRP(insn)) {
+		execns_arch_add_value(st, rd, execns_arch_adrp_page(insn, base + i));
+	} else if (EXECNS_ARCH_IS_ADD(insn) && rn < 31) {
+		for (k = 0; k < st->n[rn]; k++)
+			execns_arch_add_value(st, rd, st->x[rn][k] + EXECNS_ARCH_ADD_IMM(insn));
+	} else if (EXECNS_ARCH_IS_MOV(insn)) {
+		rn = (insn >> 16) & 31;
+		for (k = 0; rn < 31 && k < st->n[rn]; k++)
+			execns_arch_add_value(st, rd, st->x[rn][k]);
 	}
-	execns_arch_set_reg(st, rd, v);
-	return v;
+}
+
+/*
+ * Whether the instruction at @code[@i] (of @len copied from @base) names
+ * the kernel object at @target: the text scan (textscan.c) finds the
+ * functions that take a file-static lock this way.  adrp of the object's
+ * page and an add of its low 12 bits into the same register within
+ * EXECNS_ARCH_REF_LOOKAHEAD instructions (the compiler may schedule it a
+ * few later); or an add, load or store whose base register held, anywhere
+ * in the function before, an address that lands on it (@st).
+ */
+#define EXECNS_ARCH_REF_LOOKAHEAD	8
+
+static inline bool execns_arch_refers(const struct execns_arch_scan *st, const u8 *code,
+				      size_t i, size_t len, unsigned long base,
+				      unsigned long target)
+{
+	unsigned int j, rd, rn;
+	u32 insn;
+
+	if (i + 4 > len)
+		return false;
+	memcpy(&insn, code + i, sizeof(insn));
+	rn = (insn >> 5) & 31;
+	if (EXECNS_ARCH_IS_ADD(insn))
+		return execns_arch_reg_is(st, rn, EXECNS_ARCH_ADD_IMM(insn), target);
+	if (EXECNS_ARCH_IS_LDST(insn))
+		return execns_arch_reg_is(st, rn, EXECNS_ARCH_LDST_OFF(insn), target);
+	if (!EXECNS_ARCH_IS_ADRP(insn) ||
+	    execns_arch_adrp_page(insn, base + i) != (target & ~0xfffUL))
+		return false;
+	if (!(target & 0xfff))
+		return true;
+	rd = insn & 31;
+	for (j = 1; j <= EXECNS_ARCH_REF_LOOKAHEAD && i + 4 * j + 4 <= len; j++) {
+		memcpy(&insn, code + i + 4 * j, sizeof(insn));
+		if ((insn & 0xffc00000) == 0x91000000 && ((insn >> 5) & 31) == rd &&
+		    ((insn >> 10) & 0xfff) == (target & 0xfff))
+			return true;
+	}
+	return false;
 }
 
 #endif /* _EXECNS_ARCH_H */

@@ -156,21 +156,27 @@ static inline void execns_arch_scan_reset(struct execns_arch_scan *st)
 {
 }
 
+static inline void execns_arch_scan_step(struct execns_arch_scan *st, const u8 *code,
+					 size_t i, size_t len, unsigned long base)
+{
+}
+
 /*
- * The kernel object the instruction at @code[@i] (of @len copied from
- * @base) names, or 0: the text scan (textscan.c) finds the functions that
- * take a file-static lock this way.  An address is loaded by larl (c0x0),
- * relative to the instruction, in halfwords.
+ * Whether the instruction at @code[@i] (of @len copied from @base) names
+ * the kernel object at @target: the text scan (textscan.c) finds the
+ * functions that take a file-static lock this way.  An address is loaded
+ * by larl (c0x0), relative to the instruction, in halfwords.
  */
-static inline unsigned long execns_arch_names(struct execns_arch_scan *st, const u8 *code,
-					      size_t i, size_t len, unsigned long base)
+static inline bool execns_arch_refers(const struct execns_arch_scan *st, const u8 *code,
+				      size_t i, size_t len, unsigned long base,
+				      unsigned long target)
 {
 	s32 rel32;
 
 	if (i + 6 > len || code[i] != 0xc0 || (code[i + 1] & 0x0f))
-		return 0;
+		return false;
 	memcpy(&rel32, code + i + 2, sizeof(rel32));
-	return base + i + 2L * rel32;
+	return base + i + 2L * rel32 == target;
 }
 
 #endif /* _EXECNS_ARCH_H */

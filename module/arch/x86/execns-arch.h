@@ -183,31 +183,37 @@ static inline void execns_arch_scan_reset(struct execns_arch_scan *st)
 {
 }
 
+static inline void execns_arch_scan_step(struct execns_arch_scan *st, const u8 *code,
+					 size_t i, size_t len, unsigned long base)
+{
+}
+
 /*
- * The kernel object named by the 32-bit field at @code[@i] (of @len copied
- * from @base), or 0: the text scan (textscan.c) finds the functions that
- * take a file-static lock this way.  Two forms, checked at every offset as
- * branches are: a RIP-relative operand (ModRM mod 00, r/m 101, the
- * displacement ending the instruction, as in lea and mov), and a
- * sign-extended absolute immediate (mov $sym, %reg: c7 with a register
- * ModRM), which -mcmodel=kernel emits for a symbol's address.  The ModRM
- * byte before the field cuts a chance match to about one in 2^37 per
- * offset.
+ * Whether the bytes at @code[@i] (of @len copied from @base) are the 32-bit
+ * field of an instruction that names the kernel object at @target: the
+ * text scan (textscan.c) finds the functions that take a file-static lock
+ * this way.  Two forms, checked at every offset as branches are: a
+ * RIP-relative operand (ModRM mod 00, r/m 101, the displacement ending the
+ * instruction, as in lea and mov), and a sign-extended absolute immediate
+ * (mov $sym, %reg: c7 with a register ModRM), which -mcmodel=kernel emits
+ * for a symbol's address.  The ModRM byte before the field cuts a chance
+ * match to about one in 2^37 per offset.
  */
-static inline unsigned long execns_arch_names(struct execns_arch_scan *st, const u8 *code,
-					      size_t i, size_t len, unsigned long base)
+static inline bool execns_arch_refers(const struct execns_arch_scan *st, const u8 *code,
+				      size_t i, size_t len, unsigned long base,
+				      unsigned long target)
 {
 	bool rip, abs;
 	s32 v;
 
 	if (i < 2 || i + sizeof(v) > len)
-		return 0;
+		return false;
 	rip = (code[i - 1] & 0xc7) == 0x05;
 	abs = code[i - 2] == 0xc7 && (code[i - 1] & 0xf8) == 0xc0;
 	if (!rip && !abs)
-		return 0;
+		return false;
 	memcpy(&v, code + i, sizeof(v));
-	return rip ? base + i + sizeof(v) + v : (unsigned long)(long)v;
+	return rip ? base + i + sizeof(v) + v == target : (unsigned long)(long)v == target;
 }
 
 #endif /* _EXECNS_ARCH_H */
