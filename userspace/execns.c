@@ -780,6 +780,24 @@ static void __attribute__((noreturn)) fail_enosys(void)
 	     nr, EXECNS_SYSFS_NR_FILE);
 }
 
+/*
+ * Whether @path is a program this process may run, as libexecns judges
+ * one along PATH (a regular file, executable for the effective ids);
+ * errno says why not.
+ */
+static bool runnable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return false;
+	if (!S_ISREG(st.st_mode)) {
+		errno = EACCES;
+		return false;
+	}
+	return !faccessat(AT_FDCWD, path, X_OK, AT_EACCESS);
+}
+
 /* Why the program did not start, from errno e, in one line; exits. */
 static void __attribute__((noreturn)) fail_program(int e, const char *file)
 {
@@ -1043,7 +1061,7 @@ int main(int argc, char *argv[])
 	 * module is asked, whichever way it was named.
 	 */
 	if (resolve && (execns_find_program(file, path, sizeof(path)) ||
-			(strchr(file, '/') && access(path, X_OK))))
+			(strchr(file, '/') && !runnable(path))))
 		fail_program(errno, file);
 	if (!needs_stage2(&o)) {
 		execns(o.flags, path, &argv[optind], environ);

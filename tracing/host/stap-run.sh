@@ -232,7 +232,7 @@ foreign_runtime() {
 	libs=$(cd "$work/x$p" && find . -name '*.so*' ! -type d | sed 's|^\.||; s|/[^/]*$||' | sort -u |
 		sed "s|^|$p|" | paste -sd: -)
 	for f in staprun:usr/bin/staprun stapio:usr/lib/systemtap/stapio; do
-		printf '#!/bin/sh\nexec %s --library-path %s %s "$@"\n' \
+		printf '#!/bin/sh\nexec '\''%s'\'' --library-path '\''%s'\'' '\''%s'\'' "$@"\n' \
 			"$p/$loader" "$libs" "$p/${f%%:*}" >"$work/x/${f#*:}"
 		chmod 755 "$work/x/${f#*:}"
 	done
