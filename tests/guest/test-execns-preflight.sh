@@ -119,7 +119,7 @@ in-tree\ *)
 	fi
 	;;
 *)
-	echo "1..11"
+	echo "1..13"
 	expect=$(sed -n '1{s/ .*//;p;}' /etc/execns/proof)
 	site=$(sed -n '1{s/^[a-z]* *//;p;}' /etc/execns/proof)
 	slot=$(cat /sys/module/execns/parameters/syscall_nr 2>/dev/null || echo none)
@@ -207,6 +207,7 @@ in-tree\ *)
 		ktap_result 1 "the kernel's configuration is in the guest"
 		ktap_result 1 "a copy without CONFIG_KPROBES"
 		ktap_result 1 "no for that configuration"
+		ktap_result 1 "no for a configuration without CONFIG_MODULES"
 	else
 		ktap_result 0 "the kernel's configuration is in the guest ($cfg)"
 		sed 's/^CONFIG_KPROBES=y$/# CONFIG_KPROBES is not set/' "$cfg" >/tmp/config-nokprobes
@@ -220,6 +221,30 @@ in-tree\ *)
 		r=0; [ "$rc" -eq 1 ] && line '^no   config: this kernel lacks CONFIG_KPROBES \(/tmp/config-nokprobes\)' &&
 			[ "$(grep -c '^no ' "$out")" -eq 1 ] && line '^     fix: boot a kernel built with CONFIG_KPROBES' || r=1
 		ktap_result $r "no (exit $rc) for that configuration (EXECNS_PREFLIGHT_CONFIG), naming CONFIG_KPROBES, and nothing else"
+		# Without CONFIG_MODULES no module loads: one 'no', and the
+		# signatures, the slot and the proof are not reported on.
+		sed 's/^CONFIG_MODULES=y$/# CONFIG_MODULES is not set/' "$cfg" >/tmp/config-nomodules
+		preflight --module "$KO" --config /tmp/config-nomodules
+		r=0; [ "$rc" -eq 1 ] && line '^no   config: this kernel lacks CONFIG_MODULES ' &&
+			[ "$(grep -c '^no ' "$out")" -eq 1 ] &&
+			line '^     not checked: module signatures, the syscall slot and uid tables \(this kernel cannot load modules\)' &&
+			! line '^(ok|warn|no) +(signatures|syscall slot|uid tables|forbid_unshare):' || r=1
+		ktap_result $r "no (exit $rc) for a configuration without CONFIG_MODULES, and no line on signatures, the slot or uid tables"
+	fi
+	# The lockdown state unreadable (securityfs not mounted, in a mount
+	# namespace of its own): where the kernel has the lockdown LSM,
+	# signatures are not said to be unenforced.
+	rc=0
+	unshare -m sh -c 'umount /sys/kernel/security 2>/dev/null; exec execns-preflight --module "$1"' sh "$KO" >"$out" 2>&1 || rc=$?
+	sed 's/^/# /' "$out"
+	r=0
+	if grep -q '^CONFIG_SECURITY_LOCKDOWN_LSM=y' "$cfg" 2>/dev/null; then
+		line '^warn signatures: not enforced by sig_enforce or the configuration, but the lockdown state cannot be read ' &&
+			! line '^ok   signatures: ' || r=1
+		ktap_result $r "the lockdown state unreadable: signatures are a warning naming it, not ok (exit $rc)"
+	else
+		line '^ok   signatures: not enforced' || r=1
+		ktap_result $r "securityfs unmounted on a kernel without the lockdown LSM: signatures not enforced, ok (exit $rc)"
 	fi
 	;;
 esac
