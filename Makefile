@@ -126,13 +126,62 @@ sign:
 	@test -x "$(SIGN_FILE)" || { echo "make sign: no $(SIGN_FILE): install the kernel headers (linux-headers-$$(uname -r)) or give SIGN_FILE=" >&2; exit 2; }
 	$(SIGN_FILE) $(SIGN_HASH) $(KEY) $(CERT) $(KO)
 
+# A kernel developer's checks before posting, against KDIR's tree:
+# checkpatch --strict --codespell on module/ (CHECKPATCH= where KDIR has
+# no scripts/checkpatch.pl: Debian's headers do not ship it, its
+# linux-source-X.Y does), and sparse on every file with W=1.
+CHECKPATCH ?= $(KDIR)/scripts/checkpatch.pl
+style:
+	@test -x "$(CHECKPATCH)" || test -r "$(CHECKPATCH)" || \
+		{ echo "make style: no $(CHECKPATCH): give CHECKPATCH=/path/to/linux/scripts/checkpatch.pl (Debian: linux-source-X.Y has it)" >&2; exit 2; }
+	perl $(CHECKPATCH) --no-tree --strict --codespell --ignore FILE_PATH_CHANGES -f module/*.[ch] module/arch/*/*.[ch]
+
+sparse:
+	@command -v sparse >/dev/null || { echo "make sparse: no sparse: apt install sparse" >&2; exit 2; }
+	@$(if $(HAVE_KDIR),:,echo "make sparse: error: $(NO_KDIR)" >&2; exit 1)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 W=1 modules
+
+# make help: one line per target.
+help:
+	@printf '%-15s %s\n' \
+		all 'userspace, and the module when KDIR holds a kernel build tree' \
+		module 'execns.ko against KDIR (default: the running kernel'"'"'s headers)' \
+		userspace 'the execns CLI, libexecns and execns-preflight' \
+		install 'the module (and depmod) and userspace; uninstall undoes it' \
+		dkms-install 'the module'"'"'s sources into DKMS, built and installed for KDIR'"'"'s kernel' \
+		deb 'the Debian packages (build/deb)' \
+		preflight 'whether execns.ko can be loaded and used on the running kernel' \
+		sign 'sign execns.ko: KEY= CERT= (docs/signing.md)' \
+		style 'checkpatch --strict --codespell on module/ (CHECKPATCH=)' \
+		sparse 'sparse (C=2) and W=1 on every module file, against KDIR' \
+		clean 'remove what the builds made' \
+		demo 'boot Debian'"'"'s stock 6.1 kernel in QEMU and watch execns at work' \
+		check 'the test suite on the default rows of tests/kernels.conf, in QEMU' \
+		check-all 'check, plus the rows left out of its hour (lto, bullseye-debug)' \
+		suite 'one row'"'"'s guest suite: KERNEL= [TESTS=]' \
+		vm-run 'boot a row and run CMD= in it' \
+		shell 'a shell in a row'"'"'s guest' \
+		lint 'W=1, sparse, checkpatch, man pages, packages, on the rows' \
+		kmod 'the module for one row: KERNEL= [EXTRA=]' \
+		bench 'make bench: A/B ratios in one guest run per row' \
+		stress 'the stress run (tables, chains, rmmod races) on the rows' \
+		soak 'N boots of one row: KERNEL= N=' \
+		stap-run 'SystemTap scripts around CMD= in a row'"'"'s guest' \
+		stap-check 'the SystemTap checks of one row' \
+		trace-run 'a tracing recipe (TOOL=perf or bpftrace) around CMD=' \
+		trace-check 'the perf and bpftrace checks of one row' \
+		sign-check 'signed loading under module.sig_enforce=1 in a guest' \
+		fetch 'fetch the rows'"'"' kernels; fetch-refresh resolves them again' \
+		kernel-table 'write the README'"'"'s table of kernels from tests/kernels.conf' \
+		upstream-bisect 'build the in-tree twin after each of its patches'
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	$(MAKE) -C userspace clean
 	$(MAKE) -C tests/guest clean
 	rm -rf $(DEB_DIR)
 
-.PHONY: all module module-skipped userspace install uninstall preflight sign dkms-src dkms-install deb clean
+.PHONY: all module module-skipped userspace install uninstall preflight sign style sparse help dkms-src dkms-install deb clean
 
 # The test matrix (absent from the Debian packages' copy of the tree).
 -include tests/matrix.mk
