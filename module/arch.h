@@ -10,7 +10,28 @@
 
 #include <linux/compat.h>
 #include <linux/ptrace.h>
+
+/* What the text scan keeps across instructions (execns_arch_refers()). */
+struct execns_arch_scan;
+
 #include <execns-arch.h>
+
+/*
+ * An architecture whose decoder reads each instruction alone (x86, s390)
+ * keeps nothing; arm64 defines EXECNS_ARCH_SCAN_STATE and its own.
+ */
+#ifndef EXECNS_ARCH_SCAN_STATE
+struct execns_arch_scan { };
+
+static inline void execns_arch_scan_reset(struct execns_arch_scan *st)
+{
+}
+
+static inline void execns_arch_scan_step(struct execns_arch_scan *st, const u8 *code,
+					 size_t i, size_t len, unsigned long base)
+{
+}
+#endif
 
 /*
  * Argument @n of a syscall from the caller's pt_regs.  A compat caller's

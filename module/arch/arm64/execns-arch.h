@@ -175,6 +175,7 @@ static inline size_t execns_arch_branch(const u8 *code, size_t len, unsigned lon
  * anchor are found without the registers (execns_arch_refers()).
  */
 #define EXECNS_ARCH_REG_VALUES	4
+#define EXECNS_ARCH_SCAN_STATE	1
 
 struct execns_arch_scan {
 	u8 n[31];

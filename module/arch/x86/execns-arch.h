@@ -176,18 +176,6 @@ static inline size_t execns_arch_branch(const u8 *code, size_t len, unsigned lon
 #define EXECNS_ARCH_TEXT_HOLE_START	NULL
 #define EXECNS_ARCH_TEXT_HOLE_END	NULL
 
-/* The text scan keeps no state across x86 instructions. */
-struct execns_arch_scan { };
-
-static inline void execns_arch_scan_reset(struct execns_arch_scan *st)
-{
-}
-
-static inline void execns_arch_scan_step(struct execns_arch_scan *st, const u8 *code,
-					 size_t i, size_t len, unsigned long base)
-{
-}
-
 /*
  * Whether the bytes at @code[@i] (of @len copied from @base) are the 32-bit
  * field of an instruction that names the kernel object at @target: the
