@@ -222,11 +222,13 @@ else
 		wait $pid
 		sed 's/^/# /' /tmp/fexit.out
 		# Only a kernel that cannot do it is a skip.
-		# bpftrace before 0.12 (bullseye's 0.11) has no kretfunc for 5.10.
+		# bpftrace before 0.12 (bullseye's 0.11) has no kretfunc for
+		# 5.10 on amd64, and on arm64, which has no BPF trampoline before
+		# 6.0, fails to load the program.
 		if grep -qi 'not supported' /tmp/fexit.out ||
-			{ grep -qi 'not available for your kernel' /tmp/fexit.out &&
+			{ grep -qiE 'not available for your kernel|Error loading program: kretfunc' /tmp/fexit.out &&
 			  bpftrace --version 2>&1 | grep -qE 'v0\.([0-9]|1[01])\.'; }; then
-			ktap_result SKIP "$fexit_name" "bpftrace cannot attach fexit here: $(grep -iE 'not supported|not available for your kernel' /tmp/fexit.out | head -n 1)"
+			ktap_result SKIP "$fexit_name" "bpftrace cannot attach fexit here: $(grep -iE 'not supported|not available for your kernel|Error loading program' /tmp/fexit.out | head -n 1)"
 		else
 			ktap_result 1 "$fexit_name: bpftrace did not attach (its output above)"
 		fi
