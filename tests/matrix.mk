@@ -120,15 +120,14 @@ kernel-table:
 # Knobs (environment or make variables): BENCH_BOOTS, BENCH_ROUNDS,
 # BENCH_SAMPLES, BENCH_TABLES; STRESS_TABLES (the disarm proof's count),
 # STRESS_PROCS, STRESS_ITERS, STRESS_DEPTH.
-# Not the debug kernels by default (the recipes with the debug fragment, and
-# bypass, built from debug's tree): their
-# detectors (KASAN, lockdep) are what their instruction counts would
+# Not the debug kernels by default (the recipes with the debug fragment):
+# their detectors (KASAN, lockdep) are what their instruction counts would
 # measure; nor the rows whose uid tables the load-time proof refuses or
 # proves only in part (lto: half the benchmarks need a table, and what
 # they time there may be the kernel's own objects).  twin and twin-base
 # give the three-column table (execve, module, in-tree; bench.sh).
 bench_rows = $(shell awk '!/^\#/ && NF && ($$6 == "proven" || $$6 == "in-tree") { print $$1 }' tests/kernels.conf)
-debug_rows = $(patsubst tests/kernels/%.recipe,%,$(shell grep -l '^FRAGMENTS=.*\<debug\>' tests/kernels/*.recipe)) bypass
+debug_rows = $(patsubst tests/kernels/%.recipe,%,$(shell grep -l '^FRAGMENTS=.*\<debug\>' tests/kernels/*.recipe))
 bench: deps
 	@$(H)/bench.sh $(call pick,$(filter $(bench_rows),$(filter-out $(debug_rows),$(KERNELS))))
 

@@ -19,7 +19,7 @@
 #          and compiler, the module's kernel for make bench's in-tree column
 #          (not in make check).
 # (The bypass kernel is the debug kernel's tree patched and rebuilt
-# incrementally: build-bypass-kernel.sh.)
+# incrementally: build-patched-kernel.sh.)
 # The result has a stock kernel's layout: $EXECNS_CACHE/kernels/NAME/
 # {vmlinuz,release,version,cc,key} and, in the build root,
 # /lib/modules/RELEASE/build pointing at the built tree (with

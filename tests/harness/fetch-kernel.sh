@@ -589,8 +589,7 @@ refresh() {
 	exec 9>&-
 	have=$(cat "$out/version" 2>/dev/null || true)
 	pkg=linux-image-$flavour
-	! kernel_built "$name" || pkg=$(sed -n 's/^SOURCE=//p' "$TOP/tests/kernels/$name.recipe" 2>/dev/null)
-	pkg=${pkg:-linux-source-6.12}	# the bypass kernel: the debug kernel's source
+	! kernel_built "$name" || pkg=$(recipe_value "$(recipe_base "$name")" SOURCE)
 	if [ -n "$pin_ver" ]; then
 		want=$pin_ver
 		note "$name: pinned by tests/kernels.conf to $pin_suite's $pin_ver; $pin_suite lists $(suites=$pin_suite newest "$pkg")"
@@ -632,7 +631,7 @@ main() {
 	# (before the built kernels' exec: their tools come from their suites too)
 	[ "${2:-}" != trace-tools ] || trace_tools
 	# The kernels built here, not fetched: same layout, their own scripts.
-	[ "$name" = bypass ] && exec "$TOP/tests/harness/build-bypass-kernel.sh"
+	[ "$(recipe_base "$name")" = "$name" ] || exec "$TOP/tests/harness/build-patched-kernel.sh" "$name"
 	kernel_built "$name" && exec "$TOP/tests/harness/build-kernel.sh" "$name"
 	[ "${2:-}" != stap-runtime ] || stap_runtime
 	# tests/kernels.conf moved a pin: that version, not the cached one.
