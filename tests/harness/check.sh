@@ -144,12 +144,12 @@ step() {
 }
 
 # split_tests K: the test program of kernel K's suite that boots a guest of
-# its own, in a lane of its own (one name: kernel_lane leaves it out with a
-# single "!NAME").  The debug kernel's fail-nth sweeps
-# take about 4 of its suite's 7 minutes; split off, the longest lane is no
-# longer twice any other.
+# its own, in a lane of its own (its traits' split=PROGRAM, one name:
+# kernel_lane leaves it out with a single "!NAME").  The debug kernel's
+# fail-nth sweeps take about 4 of its suite's 7 minutes; split off, the
+# longest lane is no longer twice any other.
 split_tests() {
-	[ "$1" != debug ] || echo test-execns-failnth
+	kernel_trait "$1" split || true
 }
 
 # suite K NAME [TESTS]: one guest running K's suite (vm.sh check), or the
@@ -199,9 +199,10 @@ kernel_lane() {
 	split=$(split_tests "$k")
 	suite "$k" "$k" "${split:+!$split}"
 	# make sign for real, and a boot with module.sig_enforce=1 where the
-	# preflight must say no (test-execns-preflight): one row is enough.
-	[ "$k" != trixie ] || step "$k-sign" "$k: make sign, and a guest with module.sig_enforce=1" "$h/sign-check.sh" "$k"
-	[ "$k" != debug ] || step "$k-tree" "$k: its tree as a kernel tree of your own" tree_suite "$k"
+	# preflight must say no (test-execns-preflight): one row is enough
+	# (traits: sign).
+	! kernel_trait "$k" sign || step "$k-sign" "$k: make sign, and a guest with module.sig_enforce=1" "$h/sign-check.sh" "$k"
+	! kernel_trait "$k" tree || step "$k-tree" "$k: its tree as a kernel tree of your own" tree_suite "$k"
 	# Its own boot, and only where kmemleak is (skips at once elsewhere;
 	# the x86_64 kernels only, as before).
 	if arch_native "$(kernel_arch "$k")"; then

@@ -58,9 +58,26 @@ kernel_field() {
 	printf '%s\n' "$v"
 }
 
-# kernel_desc NAME: the "what" column of a kernel's line (the seventh on).
+# kernel_desc NAME: the "what" column of a kernel's line (the eighth on).
 kernel_desc() {
-	kernel_rows | awk -v n="$1" '!/^#/ && $1 == n { for (i = 1; i <= 6; i++) $i = ""; sub(/^ +/, ""); print; exit }'
+	kernel_rows | awk -v n="$1" '!/^#/ && $1 == n { for (i = 1; i <= 7; i++) $i = ""; sub(/^ +/, ""); print; exit }'
+}
+
+# kernel_trait NAME WORD: whether a row's traits column (the seventh: "-"
+# or words joined by commas) has WORD, or WORD=VALUE, whose VALUE it
+# prints.  The words check.sh reads: sign (make sign and a guest with
+# module.sig_enforce=1), tree (the kernel's build tree booted as a tree
+# of your own), split=PROGRAM (that test program in a guest and a lane
+# of its own).
+kernel_trait() {
+	local t
+	for t in $(kernel_field "$1" 7 | tr ',' ' '); do
+		case $t in
+		"$2") return 0 ;;
+		"$2"=*) printf '%s\n' "${t#*=}"; return 0 ;;
+		esac
+	done
+	return 1
 }
 
 # kernel_tree NAME: whether a row is a kernel tree of your own
@@ -110,6 +127,19 @@ kernel_in_tree() { [ "$(kernel_field "$1" 6)" = in-tree ]; }
 # and time.
 kernel_built() { [ "$(kernel_flavour "$1")" = - ]; }
 
+# recipe_value NAME VAR: VAR= of a built kernel's recipe,
+# tests/kernels/NAME.recipe (empty if it has none).
+recipe_value() { sed -n "s/^$2=//p" "$TOP/tests/kernels/$1.recipe" 2>/dev/null; }
+
+# recipe_base NAME: the row whose source a built kernel is made of: its
+# recipe's BASE= for another row's kernel with patches
+# (build-patched-kernel.sh), else NAME itself.
+recipe_base() {
+	local b
+	b=$(recipe_value "$1" BASE)
+	printf '%s\n' "${b:-$1}"
+}
+
 # tools_row K: whether kernel K gets a tracing tools lane in check.sh: the rows of
 # Debian's main flavour of each architecture (amd64, arm64, s390x) and the
 # kernels built here, not the other flavours (cloud-amd64, rt-amd64,
@@ -117,14 +147,12 @@ kernel_built() { [ "$(kernel_flavour "$1")" = - ]; }
 # at 3-5 CPU-minutes a row; `make trace-check KERNEL=K` runs them), nor a
 # row whose uid tables the load-time proof refuses or proves only in part
 # (every tracing check counts a uid table's events exactly, and where a
-# hook is unproven some may be the kernel's), nor a tree of your own
-# (proof "any": its BTF and debuginfo are whatever its configuration
-# chose), nor bypass (the debug kernel with one patch, tests/bypass/: its
-# tools lane would be the debug row's again).
+# hook is unproven some may be the kernel's, as on bypass), nor a tree of
+# your own (proof "any": its BTF and debuginfo are whatever its
+# configuration chose).
 tools_row() {
 	local f
 	f=$(kernel_flavour "$1")
-	[ "$1" != bypass ] || return 1
 	case $(kernel_proof "$1") in refused* | partial* | any | in-tree) return 1 ;; esac
 	[ "$f" = - ] || [ "$f" = "$(arch_deb "$(kernel_arch "$1")")" ]
 }

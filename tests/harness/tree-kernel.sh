@@ -73,7 +73,7 @@ register() {
 	flock 9
 	{
 		awk -v n="$name" '$1 != n' "$TREES_CONF" 2>/dev/null || true
-		printf '%s\t%s\tno\t%s\t-\tany\tyour kernel tree %s (%s)\n' \
+		printf '%s\t%s\tno\t%s\t-\tany\t-\tyour kernel tree %s (%s)\n' \
 			"$name" "$arch" "$t" "$t" "$(cat "$t/include/config/kernel.release")"
 	} >"$TREES_CONF.tmp"
 	mv "$TREES_CONF.tmp" "$TREES_CONF"
