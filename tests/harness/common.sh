@@ -157,33 +157,31 @@ tools_row() {
 	[ "$f" = - ] || [ "$f" = "$(arch_deb "$(kernel_arch "$1")")" ]
 }
 
+# arch_fact ARCH COLUMN: one fact about a guest architecture, from
+# tests/arches.conf (COLUMN by name: deb, kbuild, cross, qemu, qemupkg,
+# machine, cpu, firmware, console, ktap, vserial, image, elf); "-" prints
+# as nothing, "+" as a space.  Dies on an unknown architecture.
+ARCHES_CONF=$TOP/tests/arches.conf
+arch_fact() {
+	local v
+	v=$(awk -v a="$1" -v c="$2" '
+		/^# arch\t/ { for (i = 2; i <= NF; i++) col[$i] = i - 1; next }
+		/^#/ || !NF { next }
+		$1 == a { if (!(c in col)) exit 2; print $col[c]; found = 1; exit }
+		END { if (!found) exit 1 }' "$ARCHES_CONF") ||
+		die "unknown architecture '$1' or fact '$2' (tests/arches.conf: $(arch_names | xargs))"
+	[ "$v" = - ] && v=
+	printf '%s\n' "${v//+/ }"
+}
+
+# arch_names: the architectures of tests/arches.conf.
+arch_names() { awk '!/^#/ && NF { print $1 }' "$ARCHES_CONF"; }
+
 # arch_deb ARCH, arch_kbuild ARCH, arch_cross ARCH: Debian's name for an
 # architecture, the kernel's ARCH= for it, and its cross-tool prefix.
-arch_deb() {
-	case $1 in
-	x86_64) echo amd64 ;;
-	arm64|s390x|i386) echo "$1" ;;
-	*) die "unknown architecture '$1' (tests/kernels.conf: x86_64, arm64, s390x or i386)" ;;
-	esac
-}
-arch_kbuild() {
-	case $1 in
-	x86_64) echo x86 ;;
-	arm64) echo arm64 ;;
-	s390x) echo s390 ;;
-	i386) echo i386 ;;
-	*) die "unknown architecture '$1'" ;;
-	esac
-}
-arch_cross() {
-	case $1 in
-	x86_64) echo x86_64-linux-gnu- ;;
-	arm64) echo aarch64-linux-gnu- ;;
-	s390x) echo s390x-linux-gnu- ;;
-	i386) echo ;;	# the root's own gcc and binutils, with -m32 (kbuild's ARCH=i386)
-	*) die "unknown architecture '$1'" ;;
-	esac
-}
+arch_deb() { arch_fact "$1" deb; }
+arch_kbuild() { arch_fact "$1" kbuild; }
+arch_cross() { arch_fact "$1" cross; }
 
 # Whether ARCH is this machine's own (the build root and the host are
 # x86_64): its guest programs are the host's, and the x86-only checks apply.

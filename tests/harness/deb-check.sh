@@ -170,14 +170,7 @@ elf_machine() {
 		esac >/tmp/execns-deb-elf.ko && readelf -h /tmp/execns-deb-elf.ko | sed -n "s/^ *Machine: *//p"
 		rm -f /tmp/execns-deb-elf.ko' sh "$1"
 }
-want_machine() {
-	case $1 in
-	x86_64) echo "Advanced Micro Devices X86-64" ;;
-	arm64) echo AArch64 ;;
-	s390x) echo "IBM S/390" ;;
-	i386) echo "Intel 80386" ;;
-	esac
-}
+want_machine() { arch_fact "$1" elf; }
 
 for k in "$@"; do
 	if kernel_built "$k"; then

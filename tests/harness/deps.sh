@@ -3,17 +3,23 @@
 # Install what the host side of the harness needs, from Debian's packages,
 # when something is missing.  Quiet when everything is there.
 #
-# Usage: deps.sh [ARCH...]	(arm64, s390x, all or default: also that guest's QEMU)
+# Usage: deps.sh [ARCH...]	(an architecture of tests/arches.conf, all or default:
+#				also that guest's QEMU)
 
 set -euo pipefail
-PKGS="qemu-system-x86 busybox-static cpio debootstrap gcc gcc-multilib make gzip util-linux binutils zstd xz-utils mandoc"
+PKGS="busybox-static cpio debootstrap gcc gcc-multilib make gzip util-linux binutils zstd xz-utils mandoc"
+# Each guest architecture's QEMU (tests/arches.conf's qemupkg column):
+# the host's own always, another's when named.
+arches=$(dirname "$0")/../arches.conf
+qemupkg() { awk -v a="$1" '!/^#/ && NF && (a == "all" || $1 == a) { print $6 }' "$arches"; }
+PKGS="$PKGS $(qemupkg x86_64)"
 for a in "$@"; do
 	case $a in
-	arm64) PKGS="$PKGS qemu-system-arm" ;;
-	s390x) PKGS="$PKGS qemu-system-misc" ;;	# qemu-system-s390x
-	all|default) PKGS="$PKGS qemu-system-arm qemu-system-misc" ;;
+	all | default) PKGS="$PKGS $(qemupkg all | xargs)" ;;
+	*) PKGS="$PKGS $(qemupkg "$a" | xargs)" ;;
 	esac
 done
+PKGS=$(printf '%s\n' $PKGS | awk '!seen[$0]++' | xargs)
 missing=
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

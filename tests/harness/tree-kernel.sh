@@ -39,13 +39,7 @@ tree_arch() {
 	fi
 }
 
-tree_image() {
-	case $1 in
-	x86_64) echo arch/x86/boot/bzImage ;;
-	arm64) echo arch/arm64/boot/Image ;;
-	s390x) echo arch/s390/boot/bzImage ;;
-	esac
-}
+tree_image() { arch_fact "$1" image; }
 
 register() {
 	local t arch img name other

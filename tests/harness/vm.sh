@@ -54,22 +54,10 @@ shell) cmd= add=${3:-} ;;
 esac
 kernel_field "$kernel" 1 >/dev/null
 arch=$(kernel_arch "$kernel")
-# Guests: x86_64 (qemu-system-x86_64), arm64 (qemu-system-aarch64, TCG),
-# s390x (qemu-system-s390x, TCG) and i386 (qemu-system-i386, TCG).
-case $arch in
-x86_64) ;;
-i386)
-	command -v qemu-system-i386 >/dev/null ||
-		die "qemu-system-i386 is missing: run 'make deps' (Debian's qemu-system-x86)" ;;
-arm64)
-	command -v qemu-system-aarch64 >/dev/null ||
-		die "qemu-system-aarch64 is missing: run 'make deps ARCH=arm64' (Debian's qemu-system-arm)" ;;
-s390x)
-	command -v qemu-system-s390x >/dev/null ||
-		die "qemu-system-s390x is missing: run 'make deps ARCH=s390x' (Debian's qemu-system-misc)" ;;
-*)
-	die "KERNEL=$kernel: no $arch guest (tests/kernels.conf: x86_64, arm64, s390x or i386)" ;;
-esac
+# The guest's QEMU: tests/arches.conf's qemu and the package with it.
+qemu=$(arch_fact "$arch" qemu)
+command -v "$qemu" >/dev/null ||
+	die "$qemu is missing: run 'make deps ARCH=$arch' (Debian's $(arch_fact "$arch" qemupkg))"
 for f in $add; do
 	[ -e "$f" ] || die "ADD file '$f' does not exist"
 done
@@ -78,8 +66,7 @@ kd=$(kdir "$kernel")
 # The guest's busybox and programs: the host's for x86_64, cross-built
 # (guest-cross.sh) and fetched (fetch-kernel.sh) for another architecture.
 [ "${EXECNS_PREBUILT:-}" = 1 ] || prepare_guest "$kernel"
-progs=$TOP/tests/guest/build busybox=/bin/busybox results_port=/dev/ttyS1
-case $arch in x86_64|i386) ;; *) results_port=/dev/hvc0 ;; esac
+progs=$TOP/tests/guest/build busybox=/bin/busybox results_port=/dev/$(arch_fact "$arch" ktap)
 # An i386 guest's execns.ko refuses to load (module/arch/x86/native32.c):
 # no test program of the suite runs there, so none is built for it.
 if [ "$arch" = i386 ]; then
@@ -242,7 +229,11 @@ boot() {
 	# Multi-threaded TCG and the kernel's int3 text patching do not mix:
 	# 3 of 67 boots of 7.3 died under thread=multi, 0 of 120 under single
 	# (make soak, 2026-12-04: 1 of 30 under multi, 0 of 30 under single).
-	if [ "$a" = kvm ]; then cpu=host; else a=tcg,thread=${EXECNS_TCG_THREAD:-single} cpu=max; fi
+	if [ "$a" = kvm ]; then
+		cpu=host
+	else
+		a=tcg,thread=${EXECNS_TCG_THREAD:-single} cpu=$(arch_fact "$arch" cpu)
+	fi
 	# noirqdebug: Debian 11's PREEMPT_RT kernel runs the 8250 handler in a
 	# thread, which under TCG on a busy host finds the results UART
 	# (ttyS1, IRQ 3) already served often enough for the spurious-IRQ
@@ -252,35 +243,16 @@ boot() {
 	# a shell's terminal gets warnings and worse only.
 	local level=loglevel=7
 	[ "$mode" = shell ] && level=quiet
-	# The machine per architecture; con is its console, the kernel log.
-	# x86_64: qboot (QEMU's minimal firmware) boots -kernel straight away
-	# and, unlike SeaBIOS, writes nothing on the console; the results
-	# channel is the second UART, ttyS1.
-	# arm64: QEMU's virt board under TCG (pauth-impdef: QEMU's cheap
-	# pointer-authentication hash; the architected one costs TCG dearly).
-	# It has one UART, the console (ttyAMA0).
-	# s390x: the virtio-ccw machine under TCG; -cpu max is QEMU's own
-	# model with every facility TCG emulates (vector included), above the
-	# z10 Debian builds for; the console is the SCLP line-mode one
-	# (ttysclp0).
-	# Those two have their results channel on a virtio console, hvc0
-	# (Debian builds VIRTIO_CONSOLE in, and VIRTIO_PCI on arm64,
-	# S390_GUEST, i.e. virtio-ccw, on s390x).
-	local machine con vser=
-	local tcg=tcg,thread=${EXECNS_TCG_THREAD:-single}
-	case $arch in
-	arm64) machine=(qemu-system-aarch64 -M virt -accel "$tcg" -cpu max,pauth-impdef=on)
-		con=ttyAMA0 vser=virtio-serial-pci ;;
-	s390x) machine=(qemu-system-s390x -M s390-ccw-virtio -accel "$tcg" -cpu max)
-		con=ttysclp0 vser=virtio-serial-ccw ;;
-	# i386: the PC of x86_64, under TCG; -cpu max has PAE, which 686-pae
-	# needs, but calls itself AMD, and a 32-bit kernel takes two AMD CPUs
-	# of its family without the MP bit for Athlons unfit for SMP (a WARN
-	# in init_amd): it calls itself Intel instead.
-	i386) machine=(qemu-system-i386 -accel "$tcg" -cpu max,vendor=GenuineIntel -bios qboot.rom)
-		con=ttyS0 ;;
-	*) machine=(qemu-system-x86_64 -accel "$a" -cpu "$cpu" -bios qboot.rom) con=ttyS0 ;;
-	esac
+	# The machine per architecture (tests/arches.conf, which says why
+	# each is so); con is its console, the kernel log, and the results
+	# channel the second UART (ttyS1) or, where the machine has one UART,
+	# a virtio console (hvc0) on vser.
+	local machine con vser fw m
+	machine=("$qemu" -accel "$a" -cpu "$cpu")
+	m=$(arch_fact "$arch" machine) fw=$(arch_fact "$arch" firmware)
+	[ -z "$m" ] || machine+=(-M "$m")
+	[ -z "$fw" ] || machine+=(-bios "$fw")
+	con=$(arch_fact "$arch" console) vser=$(arch_fact "$arch" vserial)
 	local args=("${machine[@]}" -m "${EXECNS_MEM:-1G}" -smp "${EXECNS_SMP:-2}"
 		-nographic -no-reboot -nodefaults
 		-kernel "$kd/vmlinuz" -initrd "$work/initramfs.cpio"
