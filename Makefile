@@ -157,7 +157,7 @@ help:
 		clean 'remove what the builds made' \
 		demo 'boot Debian'"'"'s stock 6.1 kernel in QEMU and watch execns at work' \
 		check 'the test suite on the default rows of tests/kernels.conf, in QEMU' \
-		check-all 'check, plus the rows left out of its hour (lto, bullseye-debug)' \
+		check-all 'check, plus the rows whose check column says all (left out of its hour)' \
 		suite 'one row'"'"'s guest suite: KERNEL= [TESTS=]' \
 		vm-run 'boot a row and run CMD= in it' \
 		shell 'a shell in a row'"'"'s guest' \
