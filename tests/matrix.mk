@@ -20,7 +20,7 @@ karchs = $(sort $(foreach k,$(1),$(shell cat tests/kernels.conf $(TREES_CONF) 2>
 TREES_CONF := $(or $(EXECNS_CACHE),/var/cache/execns)/trees.conf
 H := tests/harness
 # The tracing scripts (docs/tracing.md, "Where the tracing files are").
-T := tracing/host
+T := tests/tracing/host
 # KERNEL=/path/to/linux: a built kernel tree of your own, registered by
 # tree-kernel.sh as a row (tree-NAME) the harness handles as any other.
 ifneq ($(findstring /,$(KERNEL)),)

@@ -94,7 +94,7 @@ in_ovl() {
 purge() { in_ovl apt-get purge -y -q $PKGS; }
 # shellcheck disable=SC2086
 installed() { in_ovl dpkg-query -W -f='${db:Status-Status}\n' $PKGS 2>/dev/null | grep -q '^installed'; }
-# Other tests put an execns.ko in the shared root (tracing/host/stap-run.sh,
+# Other tests put an execns.ko in the shared root (tests/tracing/host/stap-run.sh,
 # in lib/modules/RELEASE/extra, where stap looks for it, at any time), and
 # DKMS refuses to install over a module of the same version.  Each
 # kernel's extra/ is made opaque in the overlay (removed and made again

@@ -7,7 +7,7 @@
 # applies to its base, checkpatch --strict); and harness checks on the
 # host: the guest's kernel-log pattern against sample reports and banners
 # (log-pattern-check.sh), every shell script parses, make passing CMD to
-# vm.sh and tracing/host/stap-run.sh unexpanded, and every man page in docs/
+# vm.sh and tests/tracing/host/stap-run.sh unexpanded, and every man page in docs/
 # clean under mandoc -Tlint (Debian's mandoc, installed by deps.sh).  For
 # each packaged kernel, also
 # `make dkms-install` with Debian's dkms in the build root
@@ -104,7 +104,7 @@ shell_syntax() {
 		*) case $f in *.sh) sh=bash ;; *) continue ;; esac ;;
 		esac
 		"$sh" -n "$f" || { echo "${f#"$TOP"/}: $sh -n fails"; rc=1; }
-	done < <(find "$TOP/module" "$TOP/tests" "$TOP/tracing" "$TOP/userspace" -name build -prune -o -type f -print | sort)
+	done < <(find "$TOP/module" "$TOP/tests" "$TOP/userspace" -name build -prune -o -type f -print | sort)
 	return $rc
 }
 
@@ -278,8 +278,8 @@ rc=0
 (cd "$TOP" && perl "$cp/scripts/checkpatch.pl" --no-tree --terse --show-types \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
 	--file module/*.c module/*.h module/arch/*/*.h module/arch/*/*.c tests/guest/leak/*.c tests/guest/ipmod/*.c \
-	tracing/host/percpu-probe/*.c) >"$log" 2>&1 || rc=1
-ktap_result $rc "checkpatch on module/, tests/guest/leak/, tests/guest/ipmod/ and tracing/host/percpu-probe/" "$log"
+	tests/tracing/host/percpu-probe/*.c) >"$log" 2>&1 || rc=1
+ktap_result $rc "checkpatch on module/, tests/guest/leak/, tests/guest/ipmod/ and tests/tracing/host/percpu-probe/" "$log"
 
 # The in-tree twin's series: git am's format, applies to its pristine
 # base, checkpatch --strict clean (a skip where the base is not unpacked:
@@ -299,7 +299,7 @@ ktap_result $rc "kernel-log pattern: every sample report trips it, no clean bann
 log=$LOGS/lint-shell-syntax.log
 rc=0
 shell_syntax >"$log" 2>&1 || rc=1
-ktap_result $rc "shell scripts parse (bash -n, dash -n for /bin/sh ones): module/, tests/, tracing/, userspace/" "$log"
+ktap_result $rc "shell scripts parse (bash -n, dash -n for /bin/sh ones): module/, tests/, userspace/" "$log"
 log=$LOGS/lint-make-cmd.log
 rc=0
 make_passes_cmd >"$log" 2>&1 || rc=1

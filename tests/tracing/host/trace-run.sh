@@ -20,7 +20,7 @@
 
 kernel=${1:?usage: trace-run.sh KERNEL perf|bpftrace|tracefs|stap CMD [ADD]} tool=${2:?no TOOL} cmd=${3:-} add=${4:-}
 case $tool in
-stap) exec "$TOP/tracing/host/stap-run.sh" "$kernel" "${SCRIPT:-$TOP/stap/uidacct.stp}" "$cmd" "$add" ;;
+stap) exec "$TOP/tests/tracing/host/stap-run.sh" "$kernel" "${SCRIPT:-$TOP/stap/uidacct.stp}" "$cmd" "$add" ;;
 perf | bpftrace | tracefs | all) ;;
 *) die "unknown TOOL '$tool' (perf, bpftrace, tracefs or stap)" ;;
 esac
