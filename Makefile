@@ -101,7 +101,7 @@ deb:
 	mkdir -p $(DEB_TREE)
 	tar -c --exclude=build --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 		Kbuild Makefile VERSION dkms.conf module userspace $(wildcard docs/*.[1-9]) \
-		stap tracing/recipes COPYING LICENSES | tar -x -C $(DEB_TREE)
+		tracing COPYING LICENSES | tar -x -C $(DEB_TREE)
 	cp -r packaging/debian $(DEB_TREE)/debian
 	cd $(DEB_TREE) && dpkg-buildpackage -us -uc -b
 	@ls $(DEB_DIR)/*.deb

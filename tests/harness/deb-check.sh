@@ -54,7 +54,7 @@ ovl=$EXECNS_CACHE/deb-$TREE
 trap 'rm -rf "${ROOT:?}${w:?}" "${ovl:?}"' EXIT
 rm -rf "${ROOT:?}${w:?}"
 mkdir -p "$ROOT$w/tree"
-(cd "$TOP" && tar -c --exclude=build Kbuild Makefile VERSION dkms.conf COPYING LICENSES module userspace docs packaging stap tracing/recipes) |
+(cd "$TOP" && tar -c --exclude=build Kbuild Makefile VERSION dkms.conf COPYING LICENSES module userspace docs packaging tracing) |
 	tar -x -C "$ROOT$w/tree"
 d=$w/tree/build/deb
 log=$LOGS/deb-build-$TREE.log

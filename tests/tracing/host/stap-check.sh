@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The SystemTap checks of one kernel, as KTAP (tests/tracing/guest/execns-stap-check.sh
 # in the guest).  A kernel SystemTap cannot build for is a failure: stap-run.sh
-# supplies what the kernel lacks (stap/compat/task_euid.h on Linux 7.3).
+# supplies what the kernel lacks (tracing/compat/task_euid.h on Linux 7.3).
 # arm64 and s390x kernels get the same checks, cross-built; on an s390x
 # kernel whose guest cannot run a module's static per-CPU variable
 # (percpu_ok), the scripts are compiled and the run is a SKIP that says why
@@ -19,7 +19,7 @@ if kernel_built "$kernel"; then
 	echo "ok 1 - systemtap tapset and scripts # SKIP not run on $kernel: it is built without debuginfo (DEBUG_INFO_NONE), and the trixie kernel's checks cover the same 6.12 source"
 	exit 0
 fi
-scripts="$TOP/tests/tracing/guest/events.stp $TOP/stap/uid-leaks.stp"
+scripts="$TOP/tests/tracing/guest/events.stp $TOP/tracing/uid-leaks.stp"
 # Both probe the module's tracepoints and kprobes, no tracepoint of the
 # kernel's own: stap need not compile the kernel's ~190 tracepoint headers
 # (stap-run.sh's module_tracepoints).

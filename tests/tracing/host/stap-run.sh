@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Compile SystemTap scripts for one kernel of the matrix on the host (in the
-# build root, against the tapset in stap/tapset) and run them in the guest,
+# build root, against the tapset in tracing/tapset) and run them in the guest,
 # with the module loaded, around a shell command; print each one's output.
 #
 # Usage: stap-run.sh KERNEL "SCRIPT..." "CMD" ["ADD FILES"]
@@ -57,7 +57,7 @@ system_map() {
 # runtime lacks for a kernel goes in one header of this kernel's, passed
 # as -B KCFLAGS=-include (-D cannot carry it: stap takes only NAME=VALUE
 # there):
-# - task_euid(), which Linux 7.3 removed: stap/compat/task_euid.h, where
+# - task_euid(), which Linux 7.3 removed: tracing/compat/task_euid.h, where
 #   linux/cred.h lacks it;
 # - on kernels whose tracepoint.h has DECLARE_TRACE_EVENT (6.16 and
 #   later), stap 5.6 type-checks every tracepoint callback against
@@ -82,7 +82,7 @@ kernel_opts() {
 	local compat=/build/stap-$kernel/compat mods=/lib/modules/$release
 	arch_native "$arch" ||
 		kopts="$kopts -a $(arch_kbuild "$arch") -B CROSS_COMPILE=$(arch_cross "$arch")"
-	rm -rf "$ROOT$compat" && cp -r "$TOP/stap/compat" "$ROOT$compat"
+	rm -rf "$ROOT$compat" && cp -r "$TOP/tracing/compat" "$ROOT$compat"
 	# In the build root: its /lib/modules links may be absolute.
 	in_root test -f "$mods/source/include/linux/cred.h" ||
 		die "$kernel: no linux/cred.h in the headers of $release in the build root"
@@ -170,7 +170,7 @@ compile() {
 	if cmp -s "$script" "$ROOT$base/$name.stp" && [ -s "$ROOT$base/$name.ko" ] &&
 		[ "${scope:+$scope }$kopts ${STAP_OPTS:-}" = "$(cat "$ROOT$base/$name.opts" 2>/dev/null)" ] &&
 		cmp -s "$work/execns.ko" "$ROOT$base/$name.execns.ko" &&
-		[ -z "$(find "$TOP/stap/tapset" "$TOP/stap/compat" "$TOP/module/trace.h" "$TOP/module/uidtab.h" "$kd/System.map" -newer "$ROOT$base/$name.ko")" ]; then
+		[ -z "$(find "$TOP/tracing/tapset" "$TOP/tracing/compat" "$TOP/module/trace.h" "$TOP/module/uidtab.h" "$kd/System.map" -newer "$ROOT$base/$name.ko")" ]; then
 		cp "$ROOT$base/$name.ko" "$work/x/root/stap/"
 		return
 	fi
@@ -244,7 +244,7 @@ mkdir -p "$ROOT/lib/modules/$release/extra" "$ROOT/build/stap-$kernel" "$work/x/
 # the guest loads it (over the one vm.sh builds, which could be newer).
 cp "$(kmod "$kernel")" "$work/execns.ko"
 cp "$work/execns.ko" "$ROOT/lib/modules/$release/extra/execns.ko"
-rm -rf "$ROOT/build/stap-$kernel/tapset" && cp -r "$TOP/stap/tapset" "$ROOT/build/stap-$kernel/"
+rm -rf "$ROOT/build/stap-$kernel/tapset" && cp -r "$TOP/tracing/tapset" "$ROOT/build/stap-$kernel/"
 kernel_opts
 module_tracepoints
 for s in $scripts; do
