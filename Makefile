@@ -101,7 +101,7 @@ deb:
 	mkdir -p $(DEB_TREE)
 	tar -c --exclude=build --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 		Kbuild Makefile VERSION dkms.conf module userspace $(wildcard docs/*.[1-9]) \
-		stap tracing/recipes COPYING LICENSES | tar -x -C $(DEB_TREE)
+		tracing COPYING LICENSES | tar -x -C $(DEB_TREE)
 	cp -r packaging/debian $(DEB_TREE)/debian
 	cd $(DEB_TREE) && dpkg-buildpackage -us -uc -b
 	@ls $(DEB_DIR)/*.deb
@@ -169,7 +169,7 @@ help:
 		stap-run 'SystemTap scripts around CMD= in a row'"'"'s guest' \
 		stap-check 'the SystemTap checks of one row' \
 		trace-run 'a tracing recipe (TOOL=perf or bpftrace) around CMD=' \
-		trace-check 'the perf and bpftrace checks of one row' \
+		trace-check 'the SystemTap, perf and bpftrace checks of one row' \
 		sign-check 'signed loading under module.sig_enforce=1 in a guest' \
 		fetch 'fetch the rows'"'"' kernels; fetch-refresh resolves them again' \
 		kernel-table 'write the README'"'"'s table of kernels from tests/kernels.conf' \

@@ -20,7 +20,7 @@ karchs = $(sort $(foreach k,$(1),$(shell cat tests/kernels.conf $(TREES_CONF) 2>
 TREES_CONF := $(or $(EXECNS_CACHE),/var/cache/execns)/trees.conf
 H := tests/harness
 # The tracing scripts (docs/tracing.md, "Where the tracing files are").
-T := tracing/host
+T := tests/tracing/host
 # KERNEL=/path/to/linux: a built kernel tree of your own, registered by
 # tree-kernel.sh as a row (tree-NAME) the harness handles as any other.
 ifneq ($(findstring /,$(KERNEL)),)
@@ -65,15 +65,15 @@ suite: deps
 	@EXECNS_TESTS='$(TESTS)' $(H)/vm.sh $(KERNEL) check
 
 # SystemTap scripts in the guest around CMD, e.g.
-# make stap-run KERNEL=trixie SCRIPT=stap/execns-trace.stp CMD="execns -t true"
+# make stap-run KERNEL=trixie SCRIPT=tracing/execns-trace.stp CMD="execns -t true"
 stap-run: deps
 	@$(T)/stap-run.sh $(KERNEL) "$(SCRIPT)" "$$CMD" "$(ADD)"
 
 # One tracing tool in the guest around CMD, as docs/tracing.md's recipes
 # run it, on the tools of the kernel's release: perf (perf stat -a -x, -e
 # 'execns:*'; no CMD: the recipe as written), bpftrace
-# (tracing/recipes/uidacct.bt, or BT=FILE), tracefs (the recipe as
-# written) or stap (SCRIPT, default stap/uidacct.stp), e.g.
+# (tracing/uidacct.bt, or BT=FILE), tracefs (the recipe as
+# written) or stap (SCRIPT, default tracing/uidacct.stp), e.g.
 # make trace-run KERNEL=backports TOOL=bpftrace CMD="test-uid-workload"
 TOOL ?= perf
 trace-run: deps

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A uid-accounting workload, also the one the SystemTap checks trace
- * (tracing/guest/execns-stap-check.sh): three execns(CLONE_NEWUSER)
+ * (tests/tracing/guest/execns-stap-check.sh): three execns(CLONE_NEWUSER)
  * programs, table i with a child setuid() to 1000+i and one to 2000, and a
  * lookup of 1000+i; one child of the caller setuid() to 5000 in the
  * kernel's global table.

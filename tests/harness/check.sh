@@ -212,12 +212,12 @@ kernel_lane() {
 
 # tools_lane K: the tracing tools on kernel K, each in a guest of its own.
 tools_lane() {
-	local k=$1 t=$TOP/tracing/host
+	local k=$1 t=$TOP/tests/tracing/host
 	note "=== $k: tracing tools ==="
 	# Cross-built for arm64 and s390x; on an s390x kernel whose guest
 	# cannot load a module with a static per-CPU variable, compiled, and
 	# the guest run one KTAP skip that says why (STAP_S390X_SKIP in
-	# tracing/host/common.sh).
+	# tests/tracing/host/common.sh).
 	step "$k-stap" "$k: SystemTap" "$t/stap-check.sh" "$k"
 	# docs/tracing.md's recipes on the perf and bpftrace of the kernel's
 	# own suites (fetch-kernel.sh NAME trace-tools).

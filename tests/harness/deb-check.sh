@@ -54,7 +54,7 @@ ovl=$EXECNS_CACHE/deb-$TREE
 trap 'rm -rf "${ROOT:?}${w:?}" "${ovl:?}"' EXIT
 rm -rf "${ROOT:?}${w:?}"
 mkdir -p "$ROOT$w/tree"
-(cd "$TOP" && tar -c --exclude=build Kbuild Makefile VERSION dkms.conf COPYING LICENSES module userspace docs packaging stap tracing/recipes) |
+(cd "$TOP" && tar -c --exclude=build Kbuild Makefile VERSION dkms.conf COPYING LICENSES module userspace docs packaging tracing) |
 	tar -x -C "$ROOT$w/tree"
 d=$w/tree/build/deb
 log=$LOGS/deb-build-$TREE.log
@@ -94,7 +94,7 @@ in_ovl() {
 purge() { in_ovl apt-get purge -y -q $PKGS; }
 # shellcheck disable=SC2086
 installed() { in_ovl dpkg-query -W -f='${db:Status-Status}\n' $PKGS 2>/dev/null | grep -q '^installed'; }
-# Other tests put an execns.ko in the shared root (tracing/host/stap-run.sh,
+# Other tests put an execns.ko in the shared root (tests/tracing/host/stap-run.sh,
 # in lib/modules/RELEASE/extra, where stap looks for it, at any time), and
 # DKMS refuses to install over a module of the same version.  Each
 # kernel's extra/ is made opaque in the overlay (removed and made again

@@ -17,7 +17,7 @@ kd=$(kdir "$kernel")
 "$TOP/tests/harness/fetch-kernel.sh" "$kernel"
 release=$(cat "$kd/release")
 
-# dkms in the build root, once (as tracing/host/trace-run.sh installs
+# dkms in the build root, once (as tests/tracing/host/trace-run.sh installs
 # perf), under the build root's lock (buildroot.sh's) so two trees do not
 # run apt at once.
 have_dkms() { in_root sh -c 'command -v dkms' >/dev/null 2>&1; }

@@ -7,13 +7,14 @@
 # applies to its base, checkpatch --strict); and harness checks on the
 # host: the guest's kernel-log pattern against sample reports and banners
 # (log-pattern-check.sh), every shell script parses, make passing CMD to
-# vm.sh and tracing/host/stap-run.sh unexpanded, and every man page in docs/
+# vm.sh and tests/tracing/host/stap-run.sh unexpanded, and every man page in docs/
 # clean under mandoc -Tlint (Debian's mandoc, installed by deps.sh).  For
 # each packaged kernel, also
 # `make dkms-install` with Debian's dkms in the build root
 # (dkms-check.sh): the module it installs has that kernel's vermagic.
 # Once per run (the common part): dkms.conf's and the Debian changelog's
-# versions are the file VERSION's, and the Debian packages (deb-check.sh,
+# versions are the file VERSION's, every path README.md's layout table
+# names is in the tree, and the Debian packages (deb-check.sh,
 # a KTAP subtest): make deb, lintian, apt install with DKMS building the
 # module for each kernel named, apt purge.
 # The W=1 and sparse output of a kernel is reused while its inputs are
@@ -104,7 +105,7 @@ shell_syntax() {
 		*) case $f in *.sh) sh=bash ;; *) continue ;; esac ;;
 		esac
 		"$sh" -n "$f" || { echo "${f#"$TOP"/}: $sh -n fails"; rc=1; }
-	done < <(find "$TOP/module" "$TOP/tests" "$TOP/tracing" "$TOP/userspace" -name build -prune -o -type f -print | sort)
+	done < <(find "$TOP/module" "$TOP/tests" "$TOP/userspace" -name build -prune -o -type f -print | sort)
 	return $rc
 }
 
@@ -144,6 +145,28 @@ versions_match() {
 	return $rc
 }
 
+# readme_layout: every path README.md's layout table ("## Layout") names
+# exists: each row's first column, from the top of the tree, and in its
+# second each `NAME` with a dot or a slash in it, under the first (an
+# absolute one, such as /proc/execns, is the running system's, not the
+# tree's).  A table with no row fails too.
+readme_layout() {
+	local path what name rows=0 names=0 rc=0
+	while IFS='|' read -r _ path what _; do
+		path=$(printf '%s' "$path" | tr -d '` ')
+		rows=$((rows + 1))
+		[ -e "$TOP/$path" ] || { echo "README.md's layout names $path, which is not in the tree"; rc=1; continue; }
+		while IFS= read -r name; do
+			case $name in /* | *' '*) continue ;; *.* | */*) ;; *) continue ;; esac
+			names=$((names + 1))
+			[ -e "$TOP/${path%/}/$name" ] || { echo "README.md's layout names $name in $path, which is not there"; rc=1; }
+		done < <(printf '%s\n' "$what" | awk -F'`' '{ for (i = 2; i < NF; i += 2) print $i }')
+	done < <(sed -n '/^## Layout$/,/^## /p' "$TOP/README.md" | grep '^| `')
+	echo "README.md's layout: $rows rows, $names names in them"
+	[ "$rows" -gt 0 ] || { echo "README.md has no layout table (rows \"| \`PATH\` | WHAT |\" under \"## Layout\")"; rc=1; }
+	return $rc
+}
+
 # hooked_functions_agree: the module's hooks (each EXECNS_REDIRECT_HOOK or
 # EXECNS_WATCH_HOOK("NAME") in module/*.c) are the one list of hooked
 # functions; the load-time proof's hooked entries (module/proof.c), the
@@ -173,9 +196,9 @@ hooked_functions_agree() {
 parts=${LINT_PARTS:-all}
 deb_kernels=("$@")
 case $parts in
-all) plan=$(( $# * 5 + 10 )) ;;
+all) plan=$(( $# * 5 + 11 )) ;;
 kernels) plan=$(( $# * 5 )) ;;
-common) plan=10; set -- ;;
+common) plan=11; set -- ;;
 *) die "lint.sh: LINT_PARTS must be all, kernels or common, not '$parts'" ;;
 esac
 
@@ -278,8 +301,8 @@ rc=0
 (cd "$TOP" && perl "$cp/scripts/checkpatch.pl" --no-tree --terse --show-types \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
 	--file module/*.c module/*.h module/arch/*/*.h module/arch/*/*.c tests/guest/leak/*.c tests/guest/ipmod/*.c \
-	tracing/host/percpu-probe/*.c) >"$log" 2>&1 || rc=1
-ktap_result $rc "checkpatch on module/, tests/guest/leak/, tests/guest/ipmod/ and tracing/host/percpu-probe/" "$log"
+	tests/tracing/host/percpu-probe/*.c) >"$log" 2>&1 || rc=1
+ktap_result $rc "checkpatch on module/, tests/guest/leak/, tests/guest/ipmod/ and tests/tracing/host/percpu-probe/" "$log"
 
 # The in-tree twin's series: git am's format, applies to its pristine
 # base, checkpatch --strict clean (a skip where the base is not unpacked:
@@ -299,7 +322,7 @@ ktap_result $rc "kernel-log pattern: every sample report trips it, no clean bann
 log=$LOGS/lint-shell-syntax.log
 rc=0
 shell_syntax >"$log" 2>&1 || rc=1
-ktap_result $rc "shell scripts parse (bash -n, dash -n for /bin/sh ones): module/, tests/, tracing/, userspace/" "$log"
+ktap_result $rc "shell scripts parse (bash -n, dash -n for /bin/sh ones): module/, tests/, userspace/" "$log"
 log=$LOGS/lint-make-cmd.log
 rc=0
 make_passes_cmd >"$log" 2>&1 || rc=1
@@ -325,6 +348,10 @@ rc=0
 { sed -n '/^<!-- kernel-table: /,/^<!-- \/kernel-table -->$/p' "$TOP/README.md" | sed '1d;$d' |
 	diff -u - <("$TOP/tests/harness/kernel-table.sh"); } >"$log" 2>&1 || rc=1
 ktap_result $rc "README.md's table of kernels is tests/kernels.conf's (make kernel-table writes it)" "$log"
+log=$LOGS/lint-readme-layout.log
+rc=0
+readme_layout >"$log" 2>&1 || rc=1
+ktap_result $rc "every path README.md's layout table names is in the tree" "$log"
 log=$LOGS/lint-hooked.log
 rc=0
 hooked_functions_agree >"$log" 2>&1 || rc=1

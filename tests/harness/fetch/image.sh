@@ -120,7 +120,7 @@ headers_into_root() {
 
 # source_link ABI: /usr/lib/modules/ABI/source, the link to the -common
 # headers (the kernel's own include/) that the installed package makes:
-# tracing/host/stap-run.sh reads linux/cred.h through it.
+# tests/tracing/host/stap-run.sh reads linux/cred.h through it.
 source_link() {
 	ln -sfn "../../../src/linux-headers-${1%-"$flavour"}-common" "$ROOT/usr/lib/modules/$1/source"
 }

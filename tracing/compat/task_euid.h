@@ -4,7 +4,7 @@
  * (Linux 7.3 removed it from linux/cred.h; systemtap 5.6's runtime.h,
  * namespaces.h and task_finder2.c still call it).
  *
- * tracing/host/stap-run.sh includes this file in the kernel's compat
+ * tests/tracing/host/stap-run.sh includes this file in the kernel's compat
  * header, which it passes to stap's module build as
  * "-B KCFLAGS=-include<that header>", only when the kernel's linux/cred.h
  * does not define task_euid: where it does, the two definitions would

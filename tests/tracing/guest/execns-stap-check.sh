@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # In the guest (as /usr/local/bin/execns-stap-check): the SystemTap checks
-# of make check, as KTAP.  tracing/guest/events.stp (every tapset event)
-# and stap/uid-leaks.stp watch test-uid-workload: three tables with setuid()s
+# of make check, as KTAP.  tests/tracing/guest/events.stp (every tapset event)
+# and tracing/uid-leaks.stp watch test-uid-workload: three tables with setuid()s
 # that end, one setuid() in the global table, and one table that is still
 # held when the events are read.
 

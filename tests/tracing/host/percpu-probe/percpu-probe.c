@@ -3,7 +3,7 @@
  * percpu-probe: whether a module's static per-CPU variable works on a
  * kernel of the matrix in its guest.  SystemTap's runtime has one, and on
  * unstable-s390x under QEMU such a variable was addressed 4 GiB short
- * (STAP_S390X_SKIP in tracing/host/common.sh): stap-check.sh loads this
+ * (STAP_S390X_SKIP in tests/tracing/host/common.sh): stap-check.sh loads this
  * module first and runs the SystemTap checks only if it loads.  Every
  * possible CPU's copy is written and read back through per_cpu(), which
  * is where the bad address oopsed.

@@ -9,7 +9,7 @@
 #             the recipe's perf command (its part before " -- ") around
 #             sh CMDFILE and a second's wait; perf's counts in OUT, the
 #             command's output in OUT.cmd
-#   bpftrace: the recipe (bpftrace tracing/recipes/uidacct.bt; user.bt
+#   bpftrace: the recipe (bpftrace tracing/uidacct.bt; user.bt
 #             there instead if there is one), from before sh CMDFILE until a second
 #             after it (the frees: credentials after an RCU grace period,
 #             a table's objects by the module's reaper), then SIGINT as
@@ -52,7 +52,7 @@ tracefs)
 	;;
 bpftrace)
 	line=$(cat "$r/bpftrace")
-	[ ! -f /root/tracing/recipes/user.bt ] || line="bpftrace tracing/recipes/user.bt"
+	[ ! -f /root/tracing/user.bt ] || line="bpftrace tracing/user.bt"
 	echo "execns-trace: $line"
 	# exec: $! is bpftrace itself, which Ctrl-C (SIGINT) stops.
 	(cd /root && eval "exec $line") >"$out" 2>"$out.err" &

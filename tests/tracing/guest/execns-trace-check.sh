@@ -5,7 +5,7 @@
 # it by trace-run.sh) on the perf and bpftrace of the kernel's own release,
 # as KTAP.  The doc's tracepoint table must name each event's fields as its
 # format file does; the tracefs recipe must show a table's events; perf's
-# recipe and bpftrace's (tracing/recipes/uidacct.bt) each watch one run of
+# recipe and bpftrace's (tracing/uidacct.bt) each watch one run of
 # test-uid-workload (three tables, each with the uids its "# table T uids
 # ..." line names, all ended, their user_structs freed by the module's
 # reaper, before it exits) and their counts must match the workload's
@@ -105,13 +105,13 @@ fi
 
 # --- bpftrace ---
 if ! command -v bpftrace >/dev/null; then
-	ktap_result SKIP "bpftrace recipe: tracing/recipes/uidacct.bt" "no bpftrace in this guest"
+	ktap_result SKIP "bpftrace recipe: tracing/uidacct.bt" "no bpftrace in this guest"
 	ktap_result SKIP "bpftrace recipe: tables" "no bpftrace in this guest"
 elif [ ! -e /sys/kernel/btf/vmlinux ]; then
 	# bpftrace parses tracepoint arguments from BTF ("BTF is required
 	# for parsing tracepoint arguments"), which the debug kernel is built
 	# without; started anyway, it spent its TCG start-up on that message.
-	ktap_result SKIP "bpftrace recipe: tracing/recipes/uidacct.bt" "no kernel BTF (/sys/kernel/btf/vmlinux): bpftrace cannot parse tracepoint arguments without it"
+	ktap_result SKIP "bpftrace recipe: tracing/uidacct.bt" "no kernel BTF (/sys/kernel/btf/vmlinux): bpftrace cannot parse tracepoint arguments without it"
 	ktap_result SKIP "bpftrace recipe: tables" "no kernel BTF"
 else
 	execns-trace bpftrace /tmp/work-bt.sh /tmp/trace-bt.out >/tmp/bt.log 2>&1
@@ -121,12 +121,12 @@ else
 	if [ $rc -eq 125 ] && grep -q "linux/types.h' file not found" /tmp/bt.log; then
 		# bpftrace before 0.12 (bullseye's 0.11) reads an #include from the
 		# kernel's headers, not from BTF; the guest has none.
-		ktap_result SKIP "bpftrace recipe: tracing/recipes/uidacct.bt" "this bpftrace ($(bpftrace --version 2>&1 | head -n 1)) needs the kernel's headers for the recipe's #include, which the guest does not have (docs/tracing.md)"
+		ktap_result SKIP "bpftrace recipe: tracing/uidacct.bt" "this bpftrace ($(bpftrace --version 2>&1 | head -n 1)) needs the kernel's headers for the recipe's #include, which the guest does not have (docs/tracing.md)"
 		ktap_result SKIP "bpftrace recipe: tables" "bpftrace did not start: no kernel headers"
 	elif [ $rc -eq 125 ]; then
 		# A start-up failure with BTF there (a script a bpftrace version
 		# refuses, a verifier error) is a failure, not a skip.
-		ktap_result 1 "bpftrace recipe: tracing/recipes/uidacct.bt starts: ${reason:-see the log above}"
+		ktap_result 1 "bpftrace recipe: tracing/uidacct.bt starts: ${reason:-see the log above}"
 		ktap_result 1 "bpftrace recipe: tables (bpftrace did not start)"
 	else
 		expect /tmp/work-bt.out

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # In the guest (as /usr/local/bin/execns-stap): start and stop the SystemTap
-# modules that tracing/host/stap-run.sh compiled into /root/stap/NAME.ko.
+# modules that tests/tracing/host/stap-run.sh compiled into /root/stap/NAME.ko.
 # Each one's output goes to /tmp/stap-NAME.out.
 #
 # Usage: execns-stap start NAME | stop NAME | run CMDFILE

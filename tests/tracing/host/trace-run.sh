@@ -4,9 +4,9 @@
 # the module loaded, and print the tool's output: perf (docs/tracing.md's
 # recipe, perf stat -a -x, -e 'execns:*', around CMD; with no CMD the
 # recipe exactly as written), bpftrace (the recipe, bpftrace
-# tracing/recipes/uidacct.bt, or BT=FILE, around CMD), tracefs (the recipe as
+# tracing/uidacct.bt, or BT=FILE, around CMD), tracefs (the recipe as
 # written; no CMD) or stap (stap-run.sh with SCRIPT, default
-# stap/uidacct.stp).  perf and bpftrace are Debian's, of the kernel's own
+# tracing/uidacct.stp).  perf and bpftrace are Debian's, of the kernel's own
 # suites (bookworm's bpftrace 0.17 and perf 6.1 for bookworm, and so on;
 # fetch-kernel.sh NAME trace-tools, once per kernel), copied into the
 # initramfs with their shared libraries.
@@ -20,7 +20,7 @@
 
 kernel=${1:?usage: trace-run.sh KERNEL perf|bpftrace|tracefs|stap CMD [ADD]} tool=${2:?no TOOL} cmd=${3:-} add=${4:-}
 case $tool in
-stap) exec "$TOP/tracing/host/stap-run.sh" "$kernel" "${SCRIPT:-$TOP/stap/uidacct.stp}" "$cmd" "$add" ;;
+stap) exec "$TOP/tests/tracing/host/stap-run.sh" "$kernel" "${SCRIPT:-$TOP/tracing/uidacct.stp}" "$cmd" "$add" ;;
 perf | bpftrace | tracefs | all) ;;
 *) die "unknown TOOL '$tool' (perf, bpftrace, tracefs or stap)" ;;
 esac
@@ -45,7 +45,7 @@ row_tools() {
 	cp "$t/bin/"* "$work/x/usr/local/bin/"
 }
 
-mkdir -p "$work/x/usr/local/bin" "$work/x/root/tracing/recipes" "$work/x/etc"
+mkdir -p "$work/x/usr/local/bin" "$work/x/root/tracing" "$work/x/etc"
 # The initramfs is unpacked into a tmpfs of at most half the RAM, and the
 # tools with LLVM are 300 MB and more (unstable's s390x ones, LLVM 21: 331
 # MB; with 1 GiB their unpacking failed, "Initramfs unpacking failed:
@@ -54,10 +54,10 @@ mkdir -p "$work/x/usr/local/bin" "$work/x/root/tracing/recipes" "$work/x/etc"
 : "${EXECNS_MEM:=2G}"
 export EXECNS_MEM
 [ "$tool" = tracefs ] || row_tools
-cp "$TOP"/tracing/recipes/*.bt "$work/x/root/tracing/recipes/"
+cp "$TOP"/tracing/*.bt "$work/x/root/tracing/"
 # The recipes of docs/tracing.md, as written there: each fenced block
 # after a "<!-- recipe: NAME -->" line, in the guest's /root/recipes/NAME
-# (run from /root, where tracing/recipes/ is, as a user runs them from the
+# (run from /root, where tracing/ is, as a user runs them from the
 # tree).
 mkdir -p "$work/x/root/recipes"
 awk -v d="$work/x/root/recipes" '
@@ -76,7 +76,7 @@ awk '/^## Tracepoints/ { t = 1; next } t && /^## / { t = 0 }
 for r in tracefs perf bpftrace fields; do
 	[ -s "$work/x/root/recipes/$r" ] || die "docs/tracing.md has no '$r' recipe (a fenced block after <!-- recipe: $r -->, or the tracepoint table)"
 done
-[ -z "${BT:-}" ] || cp "$BT" "$work/x/root/tracing/recipes/user.bt"
+[ -z "${BT:-}" ] || cp "$BT" "$work/x/root/tracing/user.bt"
 printf '%s\n' "$cmd" >"$work/x/etc/execns-trace-cmd"
 EXECNS_TIMEOUT=${EXECNS_TIMEOUT:-600} tracing_vm "$kernel" "$work/x" \
 	"${TRACE_GUEST_CMD:-execns-trace $tool /etc/execns-trace-cmd}" "$add"
