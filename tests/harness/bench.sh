@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench: boot each named kernel BENCH_BOOTS times, run every benchmark
 # in each guest (tests/guest/bench-execns.c), keep the raw output in
-# docs/bench/KERNEL-BOOT.txt, then regenerate the report from every
+# tests/bench-results/KERNEL-BOOT.txt, then regenerate the report from every
 # kernel's kept raw output (bench-report.sh: docs/evaluation.md and its
 # plots; each ratio with its spread over rounds and boots and whether its
 # target is met).
@@ -29,7 +29,7 @@ for k in "$@"; do
 done
 
 DOCS=$TOP/docs
-RAW=$DOCS/bench
+RAW=$TOP/tests/bench-results
 mkdir -p "$RAW"
 
 if ! command -v gnuplot >/dev/null; then
