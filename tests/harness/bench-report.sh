@@ -54,7 +54,13 @@ mapfile -t kept < <(kernel_rows | awk '!/^#/ && NF && !seen[$1]++ { print $1 }' 
 	while read -r k; do [ -z "$(boots "$k")" ] || echo "$k"; done)
 [ ${#kept[@]} -gt 0 ] || die "no raw output in $RAW (run make bench)"
 set -- "${kept[@]}"
-first() { boots "$1" | head -n 1; }
+# runs[KERNEL]: its raw files, boot 1 first, listed once (the tables read
+# them hundreds of times); first KERNEL: boot 1's.
+declare -A runs
+for k in "$@"; do
+	runs[$k]=$(boots "$k")
+done
+first() { printf '%s\n' "${runs[$1]%%$'\n'*}"; }
 
 # spread KERNEL: one line per ratio, "NAME TARGET BOOT1 BOOT2 MIN MAX N VERDICT":
 # each boot's ratio (of its pooled samples), the lowest and highest of every
@@ -64,12 +70,13 @@ first() { boots "$1" | head -n 1; }
 # noise is larger than the distance to the target).
 spread() {
 	local k=$1 f b
-	for f in $(boots "$k"); do
+	for f in ${runs[$k]}; do
 		b=${f##*-}
 		awk -v b="${b%.txt}" '$1 == "ratio" { print "boot", b, $2, $3 }
 			$1 == "round" { print "round", b, $2, $4 }' "$f"
 	done | while read -r what b name v; do
-		echo "$what $b $name $v $(target "$name")"
+		printf "%s %s %s %s " "$what" "$b" "$name" "$v"
+		target "$name"
 	done | awk '
 	{
 		if (!($3 in seen)) { seen[$3] = 1; order[++n] = $3; tgt[$3] = $5; lo[$3] = hi[$3] = $4 }
@@ -176,21 +183,19 @@ ratio_cell() {
 	END { if (!found) printf "-" }' "$tmp/$1.spread"
 }
 
-# hook_cell KERNEL OP VARIANT: each boot's ns, "b1 / b2".
-hook_cell() {
-	local f
-	for f in $(boots "$1"); do
-		awk -v o="$2" -v v="$3" '$1 == "hook" && $2 == o && $3 == v { print $4 }' "$f"
-	done | paste -sd/ - | sed 's|/| / |g'
+# per_boot KERNEL KIND NAME VARIANT: the fourth field of each boot's
+# "KIND NAME VARIANT" lines, "b1 / b2".
+per_boot() {
+	# shellcheck disable=SC2086 # the raw files, a word each
+	awk -v k="$2" -v n="$3" -v v="$4" '$1 == k && $2 == n && $3 == v { s = s (s == "" ? "" : " / ") $4 }
+		END { if (s != "") print s }' ${runs[$1]}
 }
 
+# hook_cell KERNEL OP VARIANT: each boot's ns, "b1 / b2".
+hook_cell() { per_boot "$1" hook "$2" "$3"; }
+
 # med KERNEL NAME VARIANT: each boot's median of a result line, "b1 / b2".
-med() {
-	local f
-	for f in $(boots "$1"); do
-		awk -v n="$2" -v v="$3" '$1 == "result" && $2 == n && $3 == v { print $4 }' "$f"
-	done | paste -sd/ - | sed 's|/| / |g'
-}
+med() { per_boot "$1" result "$2" "$3"; }
 
 # ratio_only KERNEL NAME: "boot1 / boot2 [lowest-highest]", no verdict.
 ratio_only() {
