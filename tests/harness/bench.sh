@@ -28,7 +28,6 @@ for k in "$@"; do
 	kernel_field "$k" 1 >/dev/null
 done
 
-DOCS=$TOP/docs
 RAW=$TOP/tests/bench-results
 mkdir -p "$RAW"
 
