@@ -11,12 +11,27 @@
 # the anchor (execve, or the comparison's A), the module and the in-tree
 # execns, measured in one guest run per kernel.
 #
-# Usage: bench-report.sh [KERNEL...]
+# The page holds only what is computed from the raw output; the method and
+# the discussion are written by hand in docs/bench-notes.md, which the page
+# links to.
+#
+# Usage: bench-report.sh [KERNEL...]   write the page and the plots
+#        bench-report.sh --check       make the page in a temporary file and
+#                                      compare it with docs/evaluation.md
+#                                      (diff -u; exit 1 on any difference);
+#                                      no plot drawn, nothing written (lint)
 # A KERNEL named must have raw output; the report covers every kernel that
 # has, named or not.
 
 . "$(dirname "$0")/common.sh"
+# The same bytes on every host: sorting and globbing in C's order.
+export LC_ALL=C
 
+check=0
+if [ "${1:-}" = --check ]; then
+	check=1
+	shift
+fi
 for k in "$@"; do
 	kernel_field "$k" 1 >/dev/null
 done
@@ -24,13 +39,6 @@ done
 DOCS=$TOP/docs
 RAW=$TOP/tests/bench-results
 IMG=$DOCS/img
-mkdir -p "$IMG"
-
-if ! command -v gnuplot >/dev/null; then
-	note "installing gnuplot (Debian's gnuplot-nox) for the plots"
-	logged gnuplot-install.log apt-get install -y --no-install-recommends gnuplot-nox ||
-		die "installing gnuplot-nox failed (log: $LOGS/gnuplot-install.log)"
-fi
 
 # target NAME: the issue's target for a ratio, or "-" for none.
 target() {
@@ -95,70 +103,75 @@ spread() {
 	}'
 }
 
-for k in "$@"; do
-	echo "# $k: ratio target boot1 boot2 lowest highest values verdict"
-	spread "$k" | grep -v '_raw ' | column -t
-done
+# summary, plots: each ratio with its spread and verdict, printed; the
+# PNGs in docs/img/ (gnuplot).
+summary() {
+	local k
+	for k in "$@"; do
+		echo "# $k: ratio target boot1 boot2 lowest highest values verdict"
+		spread "$k" | grep -v '_raw ' | column -t
+	done
+}
+plots() {
+	local k dat op series
+	# Plot 1, per kernel: exec latency by flag set, anchor against execns (boot 1).
+	for k in "$@"; do
+		dat=$(mktemp)
+		awk '$1 == "result" {
+			m[$2 "," $3] = $4 / 1e6
+		}
+		END {
+			printf "\"0\" %f %f\n", m["execns0,execve"], m["execns0,execns(0)"]
+			printf "\"UTS|IPC\" %f %f\n", m["execns_uts_ipc,unshare+execve"], m["execns_uts_ipc,execns"]
+			printf "\"UTS|IPC|NS|NET\" %f %f\n", m["execns_uts_ipc_ns_net,unshare+execve"], m["execns_uts_ipc_ns_net,execns"]
+			printf "\"UTS|IPC (fork)\" %f %f\n", m["clone_uts_ipc,clone+execve"], m["clone_uts_ipc,fork+execns"]
+			printf "\"UTS|IPC|NS|NET (fork)\" %f %f\n", m["clone_uts_ipc_ns_net,clone+execve"], m["clone_uts_ipc_ns_net,fork+execns"]
+		}' "$(first "$k")" >"$dat"
+		gnuplot <<-GP
+			set terminal pngcairo size 900,480 noenhanced
+			set output "$IMG/flags-$k.png"
+			set title "$k: exec latency by flag set (median, QEMU TCG, boot 1)"
+			set ylabel "ms"
+			set style data histograms
+			set style histogram clustered gap 1
+			set style fill solid 0.8 border -1
+			set yrange [0:*]
+			set key top left
+			plot "$dat" using 2:xtic(1) title "anchor (execve / unshare+execve / clone+execve)", \
+			     "" using 3 title "execns"
+		GP
+		rm -f "$dat"
+	done
 
-# Plot 1, per kernel: exec latency by flag set, anchor against execns (boot 1).
-for k in "$@"; do
-	dat=$(mktemp)
-	awk '$1 == "result" {
-		m[$2 "," $3] = $4 / 1e6
-	}
-	END {
-		printf "\"0\" %f %f\n", m["execns0,execve"], m["execns0,execns(0)"]
-		printf "\"UTS|IPC\" %f %f\n", m["execns_uts_ipc,unshare+execve"], m["execns_uts_ipc,execns"]
-		printf "\"UTS|IPC|NS|NET\" %f %f\n", m["execns_uts_ipc_ns_net,unshare+execve"], m["execns_uts_ipc_ns_net,execns"]
-		printf "\"UTS|IPC (fork)\" %f %f\n", m["clone_uts_ipc,clone+execve"], m["clone_uts_ipc,fork+execns"]
-		printf "\"UTS|IPC|NS|NET (fork)\" %f %f\n", m["clone_uts_ipc_ns_net,clone+execve"], m["clone_uts_ipc_ns_net,fork+execns"]
-	}' "$(first "$k")" >"$dat"
+	# Plot 2: lookup latency against live tables, relative to one table: the
+	# mean of the 1-table points before and after the sweep, as in the ratio.
+	dat=$(mktemp -d)
+	series=
+	for k in "$@"; do
+		for op in setuid getprio; do
+			awk -v op="$op" '$1 == "tables" && $3 == op {
+				if ($2 == "1" || $2 == "1end") { base += $7 / 2; next }
+				x[++n] = $2; y[n] = $7
+			}
+			END { for (i = 1; i <= n; i++) printf "%d %f\n", x[i], y[i] / base }' \
+				"$(first "$k")" >"$dat/$k-$op"
+			series="$series${series:+, }\"$dat/$k-$op\" using 1:2 with linespoints title \"$k $op\""
+		done
+	done
 	gnuplot <<-GP
 		set terminal pngcairo size 900,480 noenhanced
-		set output "$IMG/flags-$k.png"
-		set title "$k: exec latency by flag set (median, QEMU TCG, boot 1)"
-		set ylabel "ms"
-		set style data histograms
-		set style histogram clustered gap 1
-		set style fill solid 0.8 border -1
-		set yrange [0:*]
+		set output "$IMG/tables.png"
+		set title "alloc_uid (setuid) and find_user (getpriority PRIO_USER) inside a table vs live tables"
+		set xlabel "live uid tables"
+		set ylabel "(op / getppid) at N tables over the same at 1 table"
+		set logscale x
+		set yrange [0.8:*]
 		set key top left
-		plot "$dat" using 2:xtic(1) title "anchor (execve / unshare+execve / clone+execve)", \
-		     "" using 3 title "execns"
+		set grid
+		plot $series, 1.1 with lines dashtype 2 title "target 1.1"
 	GP
-	rm -f "$dat"
-done
-
-# Plot 2: lookup latency against live tables, relative to one table: the
-# mean of the 1-table points before and after the sweep, as in the ratio.
-dat=$(mktemp -d)
-plots=
-for k in "$@"; do
-	for op in setuid getprio; do
-		awk -v op="$op" '$1 == "tables" && $3 == op {
-			if ($2 == "1" || $2 == "1end") { base += $7 / 2; next }
-			x[++n] = $2; y[n] = $7
-		}
-		END { for (i = 1; i <= n; i++) printf "%d %f\n", x[i], y[i] / base }' \
-			"$(first "$k")" >"$dat/$k-$op"
-		plots="$plots${plots:+, }\"$dat/$k-$op\" using 1:2 with linespoints title \"$k $op\""
-	done
-done
-gnuplot <<-GP
-	set terminal pngcairo size 900,480 noenhanced
-	set output "$IMG/tables.png"
-	set title "alloc_uid (setuid) and find_user (getpriority PRIO_USER) inside a table vs live tables"
-	set xlabel "live uid tables"
-	set ylabel "(op / getppid) at N tables over the same at 1 table"
-	set logscale x
-	set yrange [0.8:*]
-	set key top left
-	set grid
-	plot $plots, 1.1 with lines dashtype 2 title "target 1.1"
-GP
-rm -rf "$dat"
-
-notes=$TOP/docs/bench-notes.md
+	rm -rf "$dat"
+}
 
 # table_head HEADER RULE KERNEL...: a Markdown table's first two lines:
 # HEADER's and RULE's columns, then one column per kernel.
@@ -291,26 +304,41 @@ trio() {
 	echo
 }
 
-# The document.  A "## Guest reliability" section (boot statistics the
-# harness keeps; not made here) is carried over from the last version as it
-# is, up to the next "## " heading.
+if [ "$check" = 0 ]; then
+	mkdir -p "$IMG"
+	if ! command -v gnuplot >/dev/null; then
+		note "installing gnuplot (Debian's gnuplot-nox) for the plots"
+		logged gnuplot-install.log apt-get install -y --no-install-recommends gnuplot-nox ||
+			die "installing gnuplot-nox failed (log: $LOGS/gnuplot-install.log)"
+	fi
+	summary "$@"
+	plots "$@"
+fi
+
+# The page: tables computed from the raw output, and links to the
+# hand-written notes, none of whose text is copied.
 out=$DOCS/evaluation.md
 tmp=$(mktemp -d)
-[ ! -f "$out" ] || awk '/^## / { keep = $0 ~ /^## Guest reliability/ } keep' "$out" >"$tmp/reliability"
 for k in "$@"; do
 	spread "$k" >"$tmp/$k.spread"
 done
 {
 	echo "# execns: evaluation"
 	echo
-	echo "Generated by \`make bench\` (tests/harness/bench.sh; the guest side is"
-	echo "tests/guest/bench-execns.c); the raw output of each kernel and boot is"
-	echo "kept in tests/bench-results/KERNEL-BOOT.txt and \`tests/harness/bench.sh --report"
-	echo "KERNEL...\` regenerates this page from it.  The method, the discussion,"
-	echo "the load-time proof per kernel row, make check's time and the \`make"
-	echo "stress\` figures are kept in docs/bench-notes.md."
+	echo "<!-- Generated by tests/harness/bench-report.sh from tests/bench-results/:"
+	echo "do not edit.  make bench-report writes it, make lint checks it. -->"
 	echo
-	sed -n '/^<!-- method -->$/,/^<!-- end method -->$/p' "$notes" | sed '1d;$d'
+	echo "The tables of \`make bench\` (tests/harness/bench.sh; the guest side is"
+	echo "tests/guest/bench-execns.c), computed from the raw output of each kernel"
+	echo "and boot, kept in tests/bench-results/KERNEL-BOOT.txt; \`make"
+	echo "bench-report\` regenerates this page and its plots from it.  Under the"
+	echo "default clock (icount: each raw file's first line names the clock) a"
+	echo "\"ns\" is one guest instruction.  The method, the discussion of these"
+	echo "figures and the other measurements (the load-time proof per kernel row,"
+	echo "\`make stress\`, make check's time, guest reliability) are written by"
+	echo "hand in [docs/bench-notes.md](bench-notes.md): its"
+	echo "[Method](bench-notes.md#method) says how each figure below is taken."
+	echo
 
 	echo "## Ratios, their spread and the verdict"
 	echo
@@ -338,7 +366,7 @@ done
 	echo "### Hook costs"
 	echo
 	echo "What the uid hooks add per operation, in guest ns (instructions under the"
-	echo "default icount clock; see the method) (the difference of"
+	echo "default icount clock; see [Method](bench-notes.md#method)) (the difference of"
 	echo "the getppid-normalised medians, scaled back by the outside getppid loop;"
 	echo "boot 1 / boot 2): \`inside\` is a task in a table against one outside with"
 	echo "the hooks disarmed, \`outside-armed\` a task outside while another table"
@@ -370,7 +398,8 @@ done
 		echo "![exec latency by flag set on $k](img/flags-$k.png)"
 		echo
 		echo "Boot 1's samples, pooled over its rounds (\"x\": the op's time over the"
-		echo "getppid loop timed right after it, see Method); the other boots' are in"
+		echo "getppid loop timed right after it, see [Method](bench-notes.md#method));"
+		echo "the other boots' are in"
 		echo "tests/bench-results/$k-*.txt."
 		echo
 		echo "| comparison | variant | median | Q1 | Q3 | samples |"
@@ -408,12 +437,15 @@ done
 	echo
 	echo "![lookup latency against live tables](img/tables.png)"
 	echo
-	sed '/^<!-- method -->$/,/^<!-- end method -->$/d' "$notes"
-	if [ -s "$tmp/reliability" ]; then
-		echo
-		cat "$tmp/reliability"
-	fi
+	echo "What these figures mean, target by target: [docs/bench-notes.md](bench-notes.md)."
 } >"$tmp/out"
+if [ "$check" = 1 ]; then
+	rc=0
+	diff -u --label docs/evaluation.md --label "its regeneration" "$out" "$tmp/out" || rc=1
+	rm -rf "$tmp"
+	[ "$rc" = 0 ] || echo "docs/evaluation.md is not what tests/bench-results/ gives: run make bench-report (and write by hand in docs/bench-notes.md, not in the page)"
+	exit "$rc"
+fi
 mv "$tmp/out" "$out"
 rm -rf "$tmp"
 note "wrote $out and $(ls "$IMG" | wc -l) plots in $IMG"
