@@ -40,7 +40,7 @@ DOCS=$TOP/docs
 RAW=$TOP/tests/bench-results
 IMG=$DOCS/img
 
-# target NAME: the target for a ratio, or "-" for none.
+# target NAME: the target for a ratio, or "-" for none.
 target() {
 	case $1 in
 	*_raw) echo - ;;
