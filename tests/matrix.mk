@@ -132,7 +132,7 @@ bench: deps
 	@$(H)/bench.sh $(call pick,$(filter $(bench_rows),$(filter-out $(debug_rows),$(KERNELS))))
 
 # docs/evaluation.md and its plots again from the kept raw output
-# (tests/bench-results/), no guest.
+# (tests/bench-results/), no guest; lint checks the page against it.
 bench-report:
 	@$(H)/bench-report.sh
 
