@@ -164,6 +164,7 @@ help:
 		lint 'W=1, sparse, checkpatch, man pages, packages, on the rows' \
 		kmod 'the module for one row: KERNEL= [EXTRA=]' \
 		bench 'make bench: A/B ratios in one guest run per row' \
+		bench-report 'docs/evaluation.md and its plots from the kept raw output' \
 		stress 'the stress run (tables, chains, rmmod races) on the rows' \
 		soak 'N boots of one row: KERNEL= N=' \
 		stap-run 'SystemTap scripts around CMD= in a row'"'"'s guest' \

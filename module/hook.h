@@ -20,7 +20,7 @@
  * from the function's own trampoline (x86) or from ftrace_caller through
  * the ops stored beside the call site (arm64's CALL_OPS) instead of
  * through ftrace_ops_assist_func(), whose recursion bit and preemption
- * toggling were 40% of a hit that returns at once (docs/evaluation.md),
+ * toggling were 40% of a hit that returns at once (docs/bench-notes.md),
  * and which skips the callback when it believes it recursed; on arm64 the
  * flag also sent every hooked call through the list of all ops.  Where
  * ftrace still calls through that list (another ops on the same function,

@@ -131,6 +131,11 @@ debug_rows = $(patsubst tests/kernels/%.recipe,%,$(shell grep -l '^FRAGMENTS=.*\
 bench: deps
 	@$(H)/bench.sh $(call pick,$(filter $(bench_rows),$(filter-out $(debug_rows),$(KERNELS))))
 
+# docs/evaluation.md and its plots again from the kept raw output
+# (tests/bench-results/), no guest; lint checks the page against it.
+bench-report:
+	@$(H)/bench-report.sh
+
 stress: deps
 	@$(H)/stress.sh $(call pick,$(KERNELS))
 
@@ -150,4 +155,4 @@ upstream-bisect: deps
 kmod: deps
 	@$(H)/build-module.sh $(KERNEL) $(EXTRA)
 
-.PHONY: deps guest-progs check check-all lint kernel-table vm-run suite shell demo fetch fetch-refresh kmod bench stress soak sign-check upstream-bisect
+.PHONY: deps guest-progs check check-all lint kernel-table vm-run suite shell demo fetch fetch-refresh kmod bench bench-report stress soak sign-check upstream-bisect

@@ -15,7 +15,8 @@
  * gives the median's difference in ns per operation.
  *
  * and, for the uid-table sweep and the memory count, "tables ..." and
- * "slab ..." lines.  The host (tests/harness/bench.sh) turns them into
+ * "slab ..." lines.  The host (tests/harness/bench.sh) keeps them in
+ * tests/bench-results/ and bench-report.sh turns them into
  * docs/evaluation.md.  Timings under QEMU TCG: only the ratios mean much.
  *
  * Exec latency is taken from just before the call (unshare/execve/execns, or

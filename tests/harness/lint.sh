@@ -14,9 +14,11 @@
 # (dkms-check.sh): the module it installs has that kernel's vermagic.
 # Once per run (the common part): dkms.conf's and the Debian changelog's
 # versions are the file VERSION's, every path README.md's layout table
-# names is in the tree, and the Debian packages (deb-check.sh,
-# a KTAP subtest): make deb, lintian, apt install with DKMS building the
-# module for each kernel named, apt purge.
+# names is in the tree, docs/evaluation.md is what bench-report.sh makes of
+# the committed raw output (tests/bench-results/), no tracked file names
+# one machine's paths or the project's own issue numbers, and the Debian
+# packages (deb-check.sh, a KTAP subtest): make deb, lintian, apt install
+# with DKMS building the module for each kernel named, apt purge.
 # The W=1 and sparse output of a kernel is reused while its inputs are
 # those of the last build that produced it (w1_build); EXECNS_REBUILD=1
 # compiles every file again anyway.
@@ -193,12 +195,40 @@ hooked_functions_agree() {
 	return $rc
 }
 
+# tree_is_portable: no tracked file names a path of one machine (a
+# checkout under /work or /home, a scratch tree under /tmp such as a cold
+# run's or a worktree's, a cache other than the documented
+# /var/cache/execns) or an issue of the project's own tracker by its
+# number: a reader of the tree has neither.  Each pattern is written so
+# that it does not match itself.  4: not a git checkout (nothing tracked).
+tree_is_portable() {
+	local -a g=(git -c safe.directory="$TOP" -C "$TOP")
+	local rc=0 found
+	"${g[@]}" rev-parse --is-inside-work-tree >/dev/null 2>&1 || { echo "not a git checkout"; return 4; }
+	# git grep: 0 found, 1 nothing found, anything else an error.
+	found=0
+	"${g[@]}" grep -nIE '(^|[^[:alnum:]_.$}-])/(w[o]rk|h[o]me)/|/tmp/(c[o]ld|w[t]-)|/var/cache/execn[s]-' || found=$?
+	case $found in
+	0) echo "the lines above name one machine's paths: say what the path is (the cache: \$EXECNS_CACHE, default /var/cache/execns)"; rc=1 ;;
+	1) ;;
+	*) echo "git grep failed"; rc=1 ;;
+	esac
+	found=0
+	"${g[@]}" grep -nIiE '\bi[s]sues? #?[0-9]' || found=$?
+	case $found in
+	0) echo "the lines above name issues of the project's tracker by number: say what the issue asked for"; rc=1 ;;
+	1) ;;
+	*) echo "git grep failed"; rc=1 ;;
+	esac
+	return $rc
+}
+
 parts=${LINT_PARTS:-all}
 deb_kernels=("$@")
 case $parts in
-all) plan=$(( $# * 5 + 11 )) ;;
+all) plan=$(( $# * 5 + 13 )) ;;
 kernels) plan=$(( $# * 5 )) ;;
-common) plan=11; set -- ;;
+common) plan=13; set -- ;;
 *) die "lint.sh: LINT_PARTS must be all, kernels or common, not '$parts'" ;;
 esac
 
@@ -352,6 +382,17 @@ log=$LOGS/lint-readme-layout.log
 rc=0
 readme_layout >"$log" 2>&1 || rc=1
 ktap_result $rc "every path README.md's layout table names is in the tree" "$log"
+log=$LOGS/lint-evaluation.log
+rc=0
+"$TOP/tests/harness/bench-report.sh" --check >"$log" 2>&1 || rc=1
+ktap_result $rc "docs/evaluation.md is what tests/bench-results/ gives (bench-report.sh --check; make bench-report writes it)" "$log"
+log=$LOGS/lint-portable.log
+rc=0
+tree_is_portable >"$log" 2>&1 || rc=$?
+case $rc in
+4) ktap_skip "no machine paths or tracker issue numbers in the tracked files" "$(head -n 1 "$log")" ;;
+*) ktap_result $rc "no machine paths or tracker issue numbers in the tracked files" "$log" ;;
+esac
 log=$LOGS/lint-hooked.log
 rc=0
 hooked_functions_agree >"$log" 2>&1 || rc=1
