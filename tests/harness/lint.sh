@@ -104,7 +104,7 @@ shell_syntax() {
 		*) case $f in *.sh) sh=bash ;; *) continue ;; esac ;;
 		esac
 		"$sh" -n "$f" || { echo "${f#"$TOP"/}: $sh -n fails"; rc=1; }
-	done < <(find "$TOP/module" "$TOP/tests" "$TOP/tracing" "$TOP/userspace" -name build -prune -o -type f -print | sort)
+	done < <(find "$TOP/module" "$TOP/packaging" "$TOP/tests" "$TOP/tracing" "$TOP/userspace" -name build -prune -o -type f -print | sort)
 	return $rc
 }
 
@@ -299,7 +299,7 @@ ktap_result $rc "kernel-log pattern: every sample report trips it, no clean bann
 log=$LOGS/lint-shell-syntax.log
 rc=0
 shell_syntax >"$log" 2>&1 || rc=1
-ktap_result $rc "shell scripts parse (bash -n, dash -n for /bin/sh ones): module/, tests/, tracing/, userspace/" "$log"
+ktap_result $rc "shell scripts parse (bash -n, dash -n for /bin/sh ones): module/, packaging/, tests/, tracing/, userspace/" "$log"
 log=$LOGS/lint-make-cmd.log
 rc=0
 make_passes_cmd >"$log" 2>&1 || rc=1
