@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The Debian packages, for real, in the build root (KTAP): `make deb` on a
-# copy of this tree there (dpkg-buildpackage -us -uc -b), lintian on what
-# it built, then apt install of execns-dkms, execns, libexecns0 and
-# libexecns-dev.  execns-dkms's postinst has DKMS build and install the
-# module for every kernel whose headers the root holds (in a chroot whose
-# running kernel is not installed, Debian's dkms builds for them all): for
-# each KERNEL named, its execns.ko must be there, installed by DKMS, with
-# that kernel's vermagic and architecture (arm64 and s390x: cross-built, as
-# Debian's headers for them name their cross compiler).  Then the CLI and
+# copy of this tree there (dpkg-buildpackage -us -uc: the source package
+# and the binaries), lintian on what it built, the source package and the
+# binaries each a result of its own, then apt install of execns-dkms,
+# execns, libexecns0 and libexecns-dev.  execns-dkms's postinst has DKMS
+# build and install the module for every kernel whose headers the root
+# holds (in a chroot whose running kernel is not installed, Debian's dkms
+# builds for them all): for each KERNEL named, its execns.ko must be
+# there, installed by DKMS, with that kernel's vermagic and architecture
+# (arm64 and s390x: cross-built, as Debian's headers for them name their
+# cross compiler).  Then the CLI and
 # libexecns from the packages (a program built with pkg-config's flags
 # runs against libexecns.so.0), and apt purge, after which nothing the
 # packages or DKMS installed may be left.
@@ -47,7 +49,7 @@ fi
 flock -u 9
 
 echo "KTAP version 1"
-echo "1..$(($# + 6))"
+echo "1..$(($# + 7))"
 
 w=/tmp/execns-deb-$TREE
 ovl=$EXECNS_CACHE/deb-$TREE
@@ -65,16 +67,34 @@ for p in $PKGS; do
 	f=$(cd "$ROOT$d" && ls "${p}"_"${version}"_*.deb 2>/dev/null) || { rc=1; continue; }
 	debs+=("$d/$f")
 done
-ktap_result $rc "make deb (dpkg-buildpackage -us -uc -b) builds $PKGS, version $version ($((SECONDS - t)) s)" "$log"
+# The source package too (native: a .dsc and its .tar.xz), and the
+# .changes that lists it with the binaries, which lintian reads below.
+changes=execns_${version}_amd64.changes
+for f in "execns_$version.dsc" "execns_$version.tar.xz" "$changes"; do
+	[ -s "$ROOT$d/$f" ] || { echo "make deb made no $f" >>"$log"; rc=1; }
+done
+grep -q " execns_$version\.dsc\$" "$ROOT$d/$changes" 2>/dev/null ||
+	{ echo "$changes does not list execns_$version.dsc" >>"$log"; rc=1; }
+ktap_result $rc "make deb (dpkg-buildpackage -us -uc) builds the source package execns_$version.dsc and $PKGS, version $version ($((SECONDS - t)) s)" "$log"
 [ "$rc" = 0 ] || { echo "# make deb failed: the rest cannot run (log: $log)"; exit 1; }
 
-# lintian: every tag shown, pedantic ones too; any of error, warning or
-# info level fails (an override in packaging/debian says why it is one).
+# lintian, once, on the .changes: the source package, the binaries and
+# the .changes itself.  Every tag shown, pedantic ones too, and any of
+# them fails, at error, warning, info or pedantic level (an override in
+# packaging/debian, which says why it is one, shows as "O:" and passes).
+# Two results from the one run: the source package's tags ("execns
+# source:") and all the others; a lintian that failed without a tag
+# fails both.
 log=$LOGS/deb-lintian-$TREE.log
 t=$SECONDS rc=0
-in_root sh -c "cd $d && lintian --allow-root --fail-on error,warning,info -I --pedantic --show-overrides execns_${version}_amd64.changes" >"$log" 2>&1 || rc=1
+in_root sh -c "cd $d && lintian --allow-root --fail-on error,warning,info,pedantic -I --pedantic --show-overrides $changes" >"$log" 2>&1 || rc=1
 sed 's/^/# lintian: /' "$log"
-ktap_result $rc "lintian: no error, warning or info tag ($((SECONDS - t)) s)"
+tags_src=$(grep -cE '^[EWIP]: execns source: ' "$log" || true)
+tags_bin=$(grep -E '^[EWIP]: ' "$log" | grep -cvE '^[EWIP]: execns source: ' || true)
+lint_broke=0
+[ "$rc" = 0 ] || [ $((tags_src + tags_bin)) -gt 0 ] || lint_broke=1
+ktap_result $((lint_broke + tags_src)) "lintian on the source package (execns_$version.dsc, debian/tests included): no error, warning, info or pedantic tag ($((SECONDS - t)) s)"
+ktap_result $((lint_broke + tags_bin)) "lintian on the binary packages and the .changes: no error, warning, info or pedantic tag"
 
 # in_ovl CMD...: in_root, in the overlay of the build root whose changes
 # are in $ovl/upper (kept from one call to the next).
