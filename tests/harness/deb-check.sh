@@ -12,8 +12,15 @@
 # (arm64 and s390x: cross-built, as Debian's headers for them name their
 # cross compiler).  Then the CLI and
 # libexecns from the packages (a program built with pkg-config's flags
-# runs against libexecns.so.0), and apt purge, after which nothing the
-# packages or DKMS installed may be left.
+# runs against libexecns.so.0), the source package's autopkgtest
+# dkms-build (packaging/debian/tests/) for one x86_64 kernel named, as
+# autopkgtest would run it on a machine with the packages installed, and
+# apt purge, after which nothing the packages or DKMS installed may be
+# left.
+# For each x86_64 Debian kernel named, beside the execns.ko DKMS built,
+# what a guest needs to run the other autopkgtest, smoke, is kept as a
+# root to lay over the guest's (stage_guest_root, below):
+# tests/harness/autopkgtest-check.sh boots that kernel with it.
 # The build tools (dkms, debhelper, dh-dkms, lintian, ...) are installed in
 # the build root on first use and stay.  The packages are installed in an
 # overlay of the build root (in_ovl: an upper directory of this tree's, over
@@ -49,7 +56,7 @@ fi
 flock -u 9
 
 echo "KTAP version 1"
-echo "1..$(($# + 7))"
+echo "1..$(($# + 8))"
 
 w=/tmp/execns-deb-$TREE
 ovl=$EXECNS_CACHE/deb-$TREE
@@ -183,6 +190,55 @@ warns=$(grep -E '^(Warning|WARNING|Deprecated)' "$log" |
 ktap_result $rc "apt install of $PKGS (an overlay of the build root), DKMS builds included, no dkms warning ($((SECONDS - t)) s)" "$log"
 [ "$rc" = 0 ] || exit 1
 
+# stage_guest_root K RELEASE: keep, beside kernel K's execns-dkms.ko, the
+# root that autopkgtest-check.sh lays over K's guest (vm.sh's
+# EXECNS_EXTRA_ROOT), so that packaging/debian/tests/smoke runs there as
+# on a machine with the packages installed: the files execns and
+# libexecns0 installed (dpkg -L); the execns.ko DKMS installed for
+# RELEASE, with a modules.dep of its own (depmod -b: the root's may list
+# the kernel's own modules, which the guest has not got); kmod, as
+# modprobe, rmmod, modinfo and the rest (else the guest's busybox applets
+# would stand in for them); and the libraries of execns and kmod (ldd,
+# and the two kmod opens itself for compressed modules, which ldd does
+# not list).  Made in the overlay, then copied out whole.
+stage_guest_root() {
+	local dest g=$w/guest-$1
+	dest=$(dirname "$(kmod "$1")")/autopkgtest-root
+	[ -e "$ROOT$w/stage-guest-root.sh" ] || cat >"$ROOT$w/stage-guest-root.sh" <<'EOF2'
+set -e
+g=$1 r=$2
+rm -rf "$g"
+mkdir -p "$g/lib/modules/$r" "$g/usr/bin" "$g/usr/sbin"
+# (dpkg -L of two packages puts an empty line between their lists.)
+dpkg -L execns libexecns0 | while read -r f; do
+	[ -d "$f" ] || [ ! -e "$f" ] || printf '%s\n' "${f#/}"
+done | tar -C / -cf - -T - | tar -C "$g" -xf -
+[ -x "$g/usr/bin/execns" ] || { echo "no /usr/bin/execns from dpkg -L execns"; exit 1; }
+cp -a "/lib/modules/$r/updates" "$g/lib/modules/$r/"
+for f in modules.order modules.builtin modules.builtin.modinfo; do
+	[ ! -e "/lib/modules/$r/$f" ] || cp "/lib/modules/$r/$f" "$g/lib/modules/$r/"
+done
+depmod -b "$g" "$r"
+cp /usr/bin/kmod "$g/usr/bin/"
+for t in modprobe rmmod insmod lsmod modinfo depmod; do
+	ln -s ../bin/kmod "$g/usr/sbin/$t"
+done
+{
+	ldd /usr/bin/kmod /usr/bin/execns |
+		awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $1 !~ /:$/ { print $1 }'
+	ldconfig -p | awk '($1 == "liblzma.so.5" || $1 == "libzstd.so.1") && /x86-64/ { print $NF }'
+} | sort -u | while read -r l; do
+	mkdir -p "$g${l%/*}"
+	cp -L "$l" "$g$l"
+done
+echo "staged in $g: $(find "$g" ! -type d | wc -l) files"
+EOF2
+	in_ovl sh "$w/stage-guest-root.sh" "$g" "$2" || return 1
+	{ rm -rf "$dest" && mkdir -p "$dest"; } || return 1
+	in_ovl tar -C "$g" -cf - . | tar -C "$dest" -xf - || return 1
+	in_ovl rm -rf "$g"
+}
+
 # elf_machine FILE: the ELF machine of a module, compressed or not.
 elf_machine() {
 	in_ovl sh -c 'case $1 in
@@ -229,10 +285,50 @@ for k in "$@"; do
 		mkdir -p "$(dirname "$(kmod "$k")")"
 		in_ovl sh -c 'case $1 in *.xz) xz -dc "$1" ;; *.zst) zstd -qdc "$1" ;; *) cat "$1" ;; esac' sh "$ko" >"$(kmod "$k" execns-dkms)"
 		echo "kept as $(kmod "$k" execns-dkms)"
+		# The guest root of the autopkgtest smoke: for the x86_64
+		# kernels (the packages are amd64) that load the module.
+		if arch_native "$arch" && ! kernel_in_tree "$k"; then
+			case $(kernel_proof "$k") in
+			refused-insmod*) ;;
+			*)
+				stage_guest_root "$k" "$release" || { echo "staging the autopkgtest guest root failed"; exit 1; }
+				echo "and the root for tests/harness/autopkgtest-check.sh $k: $(dirname "$(kmod "$k")")/autopkgtest-root"
+				;;
+			esac
+		fi
 	) >"$log" 2>&1 || rc=1
 	sed 's/^/# /' "$log"
 	ktap_result $rc "$k: DKMS built and installed execns.ko for $release ($arch) from execns-dkms"
 done
+
+# The source package's autopkgtest dkms-build (packaging/debian/tests/
+# dkms-build), run as autopkgtest runs a test: as root, in the source
+# tree, with the packages installed, and failing on any output to stderr
+# (its Restrictions have no allow-stderr).  For one kernel
+# (EXECNS_DKMS_KERNELS), the first x86_64 Debian kernel named: the apt
+# install above built for each already, and this rebuilds from scratch.
+# Its exit 77 (skippable: no kernel to build for) would be a failure here.
+log=$LOGS/deb-autopkgtest-dkms-$TREE.log
+apt_k=
+for k in "$@"; do
+	if arch_native "$(kernel_arch "$k")" && ! kernel_built "$k"; then
+		apt_k=$k
+		break
+	fi
+done
+if [ -z "$apt_k" ]; then
+	ktap_skip "autopkgtest dkms-build (packaging/debian/tests/dkms-build)" "no x86_64 Debian kernel named"
+else
+	apt_r=$(cat "$(kdir "$apt_k")/release")
+	t=$SECONDS rc=0
+	in_ovl env EXECNS_DKMS_KERNELS="$apt_r" sh -c 'cd "$1" && exec debian/tests/dkms-build' \
+		sh "$d/execns-$version" >"$log" 2>"$log.err" || rc=$?
+	sed 's/^/# /' "$log"
+	sed 's/^/# stderr: /' "$log.err"
+	st=0
+	[ "$rc" = 0 ] && [ ! -s "$log.err" ] || st=1
+	ktap_result $st "autopkgtest dkms-build (packaging/debian/tests/dkms-build) for $apt_r ($apt_k): exit $rc, nothing on stderr ($((SECONDS - t)) s)"
+fi
 
 # A kernel older than dkms.conf's BUILD_EXCLUSIVE_KERNEL (5.10): what a
 # kernel package's postinst runs, dkms autoinstall, must skip the module,

@@ -14,8 +14,12 @@
 # (dkms-check.sh): the module it installs has that kernel's vermagic.
 # Once per run (the common part): dkms.conf's and the Debian changelog's
 # versions are the file VERSION's, and the Debian packages (deb-check.sh,
-# a KTAP subtest): make deb, lintian, apt install with DKMS building the
-# module for each kernel named, apt purge.
+# a KTAP subtest): make deb (the source package and the binaries),
+# lintian on both, apt install with DKMS building the module for each
+# kernel named, the autopkgtest dkms-build, apt purge; then the other
+# autopkgtest, smoke, in a guest of the first x86_64 Debian kernel named
+# (autopkgtest-check.sh, a KTAP subtest), on the packages deb-check.sh
+# installed.
 # The W=1 and sparse output of a kernel is reused while its inputs are
 # those of the last build that produced it (w1_build); EXECNS_REBUILD=1
 # compiles every file again anyway.
@@ -173,9 +177,9 @@ hooked_functions_agree() {
 parts=${LINT_PARTS:-all}
 deb_kernels=("$@")
 case $parts in
-all) plan=$(( $# * 5 + 10 )) ;;
+all) plan=$(( $# * 5 + 11 )) ;;
 kernels) plan=$(( $# * 5 )) ;;
-common) plan=10; set -- ;;
+common) plan=11; set -- ;;
 *) die "lint.sh: LINT_PARTS must be all, kernels or common, not '$parts'" ;;
 esac
 
@@ -339,5 +343,28 @@ rc=0 t=$SECONDS
 "$TOP/tests/harness/deb-check.sh" "${deb_kernels[@]}" >"$log" 2>"$log.err" || rc=1
 sed 's/^/    /' "$log"
 [ "$rc" = 0 ] || sed 's/^/# /' "$log.err" | tail -n 20
-ktap_result $rc "Debian packages: make deb, lintian, apt install, DKMS for ${#deb_kernels[@]} kernels, apt purge (deb-check.sh, $((SECONDS - t)) s)"
+ktap_result $rc "Debian packages: make deb, lintian, apt install, DKMS for ${#deb_kernels[@]} kernels, autopkgtest dkms-build, apt purge (deb-check.sh, $((SECONDS - t)) s)"
+# The autopkgtest smoke in one guest (one boot, as a vm-run), on
+# the packages deb-check.sh just installed and kept for that kernel: the
+# first kernel named that autopkgtest-check.sh runs it on.
+apt_kernel=
+for k in "${deb_kernels[@]}"; do
+	arch_native "$(kernel_arch "$k")" && ! kernel_built "$k" && ! kernel_in_tree "$k" || continue
+	case $(kernel_proof "$k") in refused-insmod*) continue ;; esac
+	apt_kernel=$k
+	break
+done
+name="Debian packages: the autopkgtest smoke (modprobe, execns --uts, a uid table, rmmod) in a guest"
+if [ -z "$apt_kernel" ]; then
+	ktap_skip "$name" "no x86_64 Debian kernel named"
+elif [ "$rc" != 0 ]; then
+	ktap_skip "$name" "deb-check.sh failed, so its packages are not there to test"
+else
+	log=$LOGS/lint-autopkgtest-$TREE.log
+	rc=0 t=$SECONDS
+	"$TOP/tests/harness/autopkgtest-check.sh" "$apt_kernel" >"$log" 2>"$log.err" || rc=1
+	sed 's/^/    /' "$log"
+	[ "$rc" = 0 ] || sed 's/^/# /' "$log.err" | tail -n 20
+	ktap_result $rc "$name of $apt_kernel (autopkgtest-check.sh, $((SECONDS - t)) s)"
+fi
 [ "$KTAP_FAILED" -eq 0 ]
