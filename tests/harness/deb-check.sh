@@ -198,9 +198,11 @@ ktap_result $rc "apt install of $PKGS (an overlay of the build root), DKMS build
 # RELEASE, with a modules.dep of its own (depmod -b: the root's may list
 # the kernel's own modules, which the guest has not got); kmod, as
 # modprobe, rmmod, modinfo and the rest (else the guest's busybox applets
-# would stand in for them); and the libraries of execns and kmod (ldd,
-# and the two kmod opens itself for compressed modules, which ldd does
-# not list).  Made in the overlay, then copied out whole.
+# would stand in for them); dash, Debian's /bin/sh, to run the test in
+# (the guest's busybox sh runs its own applets before any program on
+# PATH, kmod's too); and the libraries of execns, kmod and dash (ldd, and
+# the two kmod opens itself for compressed modules, which ldd does not
+# list).  Made in the overlay, then copied out whole.
 stage_guest_root() {
 	local dest g=$w/guest-$1
 	dest=$(dirname "$(kmod "$1")")/autopkgtest-root
@@ -219,12 +221,12 @@ for f in modules.order modules.builtin modules.builtin.modinfo; do
 	[ ! -e "/lib/modules/$r/$f" ] || cp "/lib/modules/$r/$f" "$g/lib/modules/$r/"
 done
 depmod -b "$g" "$r"
-cp /usr/bin/kmod "$g/usr/bin/"
+cp /usr/bin/kmod /usr/bin/dash "$g/usr/bin/"
 for t in modprobe rmmod insmod lsmod modinfo depmod; do
 	ln -s ../bin/kmod "$g/usr/sbin/$t"
 done
 {
-	ldd /usr/bin/kmod /usr/bin/execns |
+	ldd /usr/bin/kmod /usr/bin/dash /usr/bin/execns |
 		awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $1 !~ /:$/ { print $1 }'
 	ldconfig -p | awk '($1 == "liblzma.so.5" || $1 == "libzstd.so.1") && /x86-64/ { print $NF }'
 } | sort -u | while read -r l; do
