@@ -86,12 +86,15 @@ dkms-install:
 	$(DKMS) install -m execns -v $(VERSION) -k $(DKMS_KERNEL)
 
 # Debian packages: execns-dkms (the module's sources, for DKMS; arch all),
-# execns (CLI, execns.1, execns.2), libexecns0 and libexecns-dev, built
-# with dpkg-buildpackage -us -uc -b from a copy of the tree with
-# packaging/debian as its debian/, in DEB_DIR/execns-VERSION; the .debs
-# land in DEB_DIR.  Needs dpkg-dev, debhelper and dh-dkms; tests/harness/
-# deb-check.sh builds them in the build root, runs lintian, installs them
-# and has DKMS build the module for the matrix's kernels.
+# execns (CLI, execns.1, execns.2), libexecns0 and libexecns-dev, and the
+# source package (native: execns_VERSION.dsc and .tar.xz, which carries
+# the autopkgtests, debian/tests/), built with dpkg-buildpackage -us -uc
+# from a copy of the tree with packaging/debian as its debian/, in
+# DEB_DIR/execns-VERSION; the .debs, the source package and the .changes
+# that lists them all land in DEB_DIR.  Needs dpkg-dev, debhelper and
+# dh-dkms; tests/harness/deb-check.sh builds them in the build root, runs
+# lintian on the source and the binaries, installs them, has DKMS build
+# the module for the matrix's kernels and runs the autopkgtests.
 DEB_DIR ?= build/deb
 DEB_TREE := $(DEB_DIR)/execns-$(VERSION)
 deb:
@@ -103,8 +106,8 @@ deb:
 		Kbuild Makefile VERSION dkms.conf module userspace $(wildcard docs/*.[1-9]) \
 		tracing COPYING LICENSES | tar -x -C $(DEB_TREE)
 	cp -r packaging/debian $(DEB_TREE)/debian
-	cd $(DEB_TREE) && dpkg-buildpackage -us -uc -b
-	@ls $(DEB_DIR)/*.deb
+	cd $(DEB_TREE) && dpkg-buildpackage -us -uc
+	@ls $(DEB_DIR)/*.dsc $(DEB_DIR)/*.deb
 
 # Whether execns.ko can be built, loaded and used on the running kernel
 # (userspace/execns-preflight, installed beside the CLI): for the tree's
@@ -149,7 +152,7 @@ help:
 		userspace 'the execns CLI, libexecns and execns-preflight' \
 		install 'the module (and depmod) and userspace; uninstall undoes it' \
 		dkms-install 'the module'"'"'s sources into DKMS, built and installed for KDIR'"'"'s kernel' \
-		deb 'the Debian packages (build/deb)' \
+		deb 'the Debian packages, source package included (build/deb)' \
 		preflight 'whether execns.ko can be loaded and used on the running kernel' \
 		sign 'sign execns.ko: KEY= CERT= (docs/signing.md)' \
 		style 'checkpatch --strict --codespell on module/ (CHECKPATCH=)' \

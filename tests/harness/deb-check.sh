@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The Debian packages, for real, in the build root (KTAP): `make deb` on a
-# copy of this tree there (dpkg-buildpackage -us -uc -b), lintian on what
-# it built, then apt install of execns-dkms, execns, libexecns0 and
-# libexecns-dev.  execns-dkms's postinst has DKMS build and install the
-# module for every kernel whose headers the root holds (in a chroot whose
-# running kernel is not installed, Debian's dkms builds for them all): for
-# each KERNEL named, its execns.ko must be there, installed by DKMS, with
-# that kernel's vermagic and architecture (arm64 and s390x: cross-built, as
-# Debian's headers for them name their cross compiler).  Then the CLI and
+# copy of this tree there (dpkg-buildpackage -us -uc: the source package
+# and the binaries), lintian on what it built, the source package and the
+# binaries each a result of its own, then apt install of execns-dkms,
+# execns, libexecns0 and libexecns-dev.  execns-dkms's postinst has DKMS
+# build and install the module for every kernel whose headers the root
+# holds (in a chroot whose running kernel is not installed, Debian's dkms
+# builds for them all): for each KERNEL named, its execns.ko must be
+# there, installed by DKMS, with that kernel's vermagic and architecture
+# (arm64 and s390x: cross-built, as Debian's headers for them name their
+# cross compiler).  Then the CLI and
 # libexecns from the packages (a program built with pkg-config's flags
-# runs against libexecns.so.0), and apt purge, after which nothing the
-# packages or DKMS installed may be left.
+# runs against libexecns.so.0), the source package's autopkgtest
+# dkms-build (packaging/debian/tests/) for one x86_64 kernel named, as
+# autopkgtest would run it on a machine with the packages installed, and
+# apt purge, after which nothing the packages or DKMS installed may be
+# left.
+# For each x86_64 Debian kernel named, beside the execns.ko DKMS built,
+# what a guest needs to run the other autopkgtest, smoke, is kept as a
+# root to lay over the guest's (stage_guest_root, below):
+# tests/harness/autopkgtest-check.sh boots that kernel with it.
 # The build tools (dkms, debhelper, dh-dkms, lintian, ...) are installed in
 # the build root on first use and stay.  The packages are installed in an
 # overlay of the build root (in_ovl: an upper directory of this tree's, over
@@ -47,7 +56,7 @@ fi
 flock -u 9
 
 echo "KTAP version 1"
-echo "1..$(($# + 6))"
+echo "1..$(($# + 8))"
 
 w=/tmp/execns-deb-$TREE
 ovl=$EXECNS_CACHE/deb-$TREE
@@ -65,16 +74,34 @@ for p in $PKGS; do
 	f=$(cd "$ROOT$d" && ls "${p}"_"${version}"_*.deb 2>/dev/null) || { rc=1; continue; }
 	debs+=("$d/$f")
 done
-ktap_result $rc "make deb (dpkg-buildpackage -us -uc -b) builds $PKGS, version $version ($((SECONDS - t)) s)" "$log"
+# The source package too (native: a .dsc and its .tar.xz), and the
+# .changes that lists it with the binaries, which lintian reads below.
+changes=execns_${version}_amd64.changes
+for f in "execns_$version.dsc" "execns_$version.tar.xz" "$changes"; do
+	[ -s "$ROOT$d/$f" ] || { echo "make deb made no $f" >>"$log"; rc=1; }
+done
+grep -q " execns_$version\.dsc\$" "$ROOT$d/$changes" 2>/dev/null ||
+	{ echo "$changes does not list execns_$version.dsc" >>"$log"; rc=1; }
+ktap_result $rc "make deb (dpkg-buildpackage -us -uc) builds the source package execns_$version.dsc and $PKGS, version $version ($((SECONDS - t)) s)" "$log"
 [ "$rc" = 0 ] || { echo "# make deb failed: the rest cannot run (log: $log)"; exit 1; }
 
-# lintian: every tag shown, pedantic ones too; any of error, warning or
-# info level fails (an override in packaging/debian says why it is one).
+# lintian, once, on the .changes: the source package, the binaries and
+# the .changes itself.  Every tag shown, pedantic ones too, and any of
+# them fails, at error, warning, info or pedantic level (an override in
+# packaging/debian, which says why it is one, shows as "O:" and passes).
+# Two results from the one run: the source package's tags ("execns
+# source:") and all the others; a lintian that failed without a tag
+# fails both.
 log=$LOGS/deb-lintian-$TREE.log
 t=$SECONDS rc=0
-in_root sh -c "cd $d && lintian --allow-root --fail-on error,warning,info -I --pedantic --show-overrides execns_${version}_amd64.changes" >"$log" 2>&1 || rc=1
+in_root sh -c "cd $d && lintian --allow-root --fail-on error,warning,info,pedantic -I --pedantic --show-overrides $changes" >"$log" 2>&1 || rc=1
 sed 's/^/# lintian: /' "$log"
-ktap_result $rc "lintian: no error, warning or info tag ($((SECONDS - t)) s)"
+tags_src=$(grep -cE '^[EWIP]: execns source: ' "$log" || true)
+tags_bin=$(grep -E '^[EWIP]: ' "$log" | grep -cvE '^[EWIP]: execns source: ' || true)
+lint_broke=0
+[ "$rc" = 0 ] || [ $((tags_src + tags_bin)) -gt 0 ] || lint_broke=1
+ktap_result $((lint_broke + tags_src)) "lintian on the source package (execns_$version.dsc, debian/tests included): no error, warning, info or pedantic tag ($((SECONDS - t)) s)"
+ktap_result $((lint_broke + tags_bin)) "lintian on the binary packages and the .changes: no error, warning, info or pedantic tag"
 
 # in_ovl CMD...: in_root, in the overlay of the build root whose changes
 # are in $ovl/upper (kept from one call to the next).
@@ -163,6 +190,57 @@ warns=$(grep -E '^(Warning|WARNING|Deprecated)' "$log" |
 ktap_result $rc "apt install of $PKGS (an overlay of the build root), DKMS builds included, no dkms warning ($((SECONDS - t)) s)" "$log"
 [ "$rc" = 0 ] || exit 1
 
+# stage_guest_root K RELEASE: keep, beside kernel K's execns-dkms.ko, the
+# root that autopkgtest-check.sh lays over K's guest (vm.sh's
+# EXECNS_EXTRA_ROOT), so that packaging/debian/tests/smoke runs there as
+# on a machine with the packages installed: the files execns and
+# libexecns0 installed (dpkg -L); the execns.ko DKMS installed for
+# RELEASE, with a modules.dep of its own (depmod -b: the root's may list
+# the kernel's own modules, which the guest has not got); kmod, as
+# modprobe, rmmod, modinfo and the rest (else the guest's busybox applets
+# would stand in for them); dash, Debian's /bin/sh, to run the test in
+# (the guest's busybox sh runs its own applets before any program on
+# PATH, kmod's too); and the libraries of execns, kmod and dash (ldd, and
+# the two kmod opens itself for compressed modules, which ldd does not
+# list).  Made in the overlay, then copied out whole.
+stage_guest_root() {
+	local dest g=$w/guest-$1
+	dest=$(dirname "$(kmod "$1")")/autopkgtest-root
+	[ -e "$ROOT$w/stage-guest-root.sh" ] || cat >"$ROOT$w/stage-guest-root.sh" <<'EOF2'
+set -e
+g=$1 r=$2
+rm -rf "$g"
+mkdir -p "$g/lib/modules/$r" "$g/usr/bin" "$g/usr/sbin"
+# (dpkg -L of two packages puts an empty line between their lists.)
+dpkg -L execns libexecns0 | while read -r f; do
+	[ -d "$f" ] || [ ! -e "$f" ] || printf '%s\n' "${f#/}"
+done | tar -C / -cf - -T - | tar -C "$g" -xf -
+[ -x "$g/usr/bin/execns" ] || { echo "no /usr/bin/execns from dpkg -L execns"; exit 1; }
+cp -a "/lib/modules/$r/updates" "$g/lib/modules/$r/"
+for f in modules.order modules.builtin modules.builtin.modinfo; do
+	[ ! -e "/lib/modules/$r/$f" ] || cp "/lib/modules/$r/$f" "$g/lib/modules/$r/"
+done
+depmod -b "$g" "$r"
+cp /usr/bin/kmod /usr/bin/dash "$g/usr/bin/"
+for t in modprobe rmmod insmod lsmod modinfo depmod; do
+	ln -s ../bin/kmod "$g/usr/sbin/$t"
+done
+{
+	ldd /usr/bin/kmod /usr/bin/dash /usr/bin/execns |
+		awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $1 !~ /:$/ { print $1 }'
+	ldconfig -p | awk '($1 == "liblzma.so.5" || $1 == "libzstd.so.1") && /x86-64/ { print $NF }'
+} | sort -u | while read -r l; do
+	mkdir -p "$g${l%/*}"
+	cp -L "$l" "$g$l"
+done
+echo "staged in $g: $(find "$g" ! -type d | wc -l) files"
+EOF2
+	in_ovl sh "$w/stage-guest-root.sh" "$g" "$2" || return 1
+	{ rm -rf "$dest" && mkdir -p "$dest"; } || return 1
+	in_ovl tar -C "$g" -cf - . | tar -C "$dest" -xf - || return 1
+	in_ovl rm -rf "$g"
+}
+
 # elf_machine FILE: the ELF machine of a module, compressed or not.
 elf_machine() {
 	in_ovl sh -c 'case $1 in
@@ -202,10 +280,50 @@ for k in "$@"; do
 		mkdir -p "$(dirname "$(kmod "$k")")"
 		in_ovl sh -c 'case $1 in *.xz) xz -dc "$1" ;; *.zst) zstd -qdc "$1" ;; *) cat "$1" ;; esac' sh "$ko" >"$(kmod "$k" execns-dkms)"
 		echo "kept as $(kmod "$k" execns-dkms)"
+		# The guest root of the autopkgtest smoke: for the x86_64
+		# kernels (the packages are amd64) that load the module.
+		if arch_native "$arch" && ! kernel_in_tree "$k"; then
+			case $(kernel_proof "$k") in
+			refused-insmod*) ;;
+			*)
+				stage_guest_root "$k" "$release" || { echo "staging the autopkgtest guest root failed"; exit 1; }
+				echo "and the root for tests/harness/autopkgtest-check.sh $k: $(dirname "$(kmod "$k")")/autopkgtest-root"
+				;;
+			esac
+		fi
 	) >"$log" 2>&1 || rc=1
 	sed 's/^/# /' "$log"
 	ktap_result $rc "$k: DKMS built and installed execns.ko for $release ($arch) from execns-dkms"
 done
+
+# The source package's autopkgtest dkms-build (packaging/debian/tests/
+# dkms-build), run as autopkgtest runs a test: as root, in the source
+# tree, with the packages installed, and failing on any output to stderr
+# (its Restrictions have no allow-stderr).  For one kernel
+# (EXECNS_DKMS_KERNELS), the first x86_64 Debian kernel named: the apt
+# install above built for each already, and this rebuilds from scratch.
+# Its exit 77 (skippable: no kernel to build for) would be a failure here.
+log=$LOGS/deb-autopkgtest-dkms-$TREE.log
+apt_k=
+for k in "$@"; do
+	if arch_native "$(kernel_arch "$k")" && ! kernel_built "$k"; then
+		apt_k=$k
+		break
+	fi
+done
+if [ -z "$apt_k" ]; then
+	ktap_skip "autopkgtest dkms-build (packaging/debian/tests/dkms-build)" "no x86_64 Debian kernel named"
+else
+	apt_r=$(cat "$(kdir "$apt_k")/release")
+	t=$SECONDS rc=0
+	in_ovl env EXECNS_DKMS_KERNELS="$apt_r" sh -c 'cd "$1" && exec debian/tests/dkms-build' \
+		sh "$d/execns-$version" >"$log" 2>"$log.err" || rc=$?
+	sed 's/^/# /' "$log"
+	sed 's/^/# stderr: /' "$log.err"
+	st=0
+	[ "$rc" = 0 ] && [ ! -s "$log.err" ] || st=1
+	ktap_result $st "autopkgtest dkms-build (packaging/debian/tests/dkms-build) for $apt_r ($apt_k): exit $rc, nothing on stderr ($((SECONDS - t)) s)"
+fi
 
 # A kernel older than dkms.conf's BUILD_EXCLUSIVE_KERNEL (5.10): what a
 # kernel package's postinst runs, dkms autoinstall, must skip the module,

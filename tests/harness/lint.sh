@@ -17,8 +17,12 @@
 # names is in the tree, docs/evaluation.md is what bench-report.sh makes of
 # the committed raw output (tests/bench-results/), no tracked file names
 # one machine's paths or the project's own issue numbers, and the Debian
-# packages (deb-check.sh, a KTAP subtest): make deb, lintian, apt install
-# with DKMS building the module for each kernel named, apt purge.
+# packages (deb-check.sh, a KTAP subtest): make deb (the source package
+# and the binaries), lintian on both, apt install with DKMS building the
+# module for each kernel named, the autopkgtest dkms-build, apt purge;
+# then the other autopkgtest, smoke, in a guest of the first x86_64 Debian
+# kernel named (autopkgtest-check.sh, a KTAP subtest), on the packages
+# deb-check.sh installed.
 # The W=1 and sparse output of a kernel is reused while its inputs are
 # those of the last build that produced it (w1_build); EXECNS_REBUILD=1
 # compiles every file again anyway.
@@ -107,7 +111,7 @@ shell_syntax() {
 		*) case $f in *.sh) sh=bash ;; *) continue ;; esac ;;
 		esac
 		"$sh" -n "$f" || { echo "${f#"$TOP"/}: $sh -n fails"; rc=1; }
-	done < <(find "$TOP/module" "$TOP/tests" "$TOP/userspace" -name build -prune -o -type f -print | sort)
+	done < <(find "$TOP/module" "$TOP/packaging" "$TOP/tests" "$TOP/userspace" -name build -prune -o -type f -print | sort)
 	return $rc
 }
 
@@ -226,9 +230,9 @@ tree_is_portable() {
 parts=${LINT_PARTS:-all}
 deb_kernels=("$@")
 case $parts in
-all) plan=$(( $# * 5 + 13 )) ;;
+all) plan=$(( $# * 5 + 14 )) ;;
 kernels) plan=$(( $# * 5 )) ;;
-common) plan=13; set -- ;;
+common) plan=14; set -- ;;
 *) die "lint.sh: LINT_PARTS must be all, kernels or common, not '$parts'" ;;
 esac
 
@@ -352,7 +356,7 @@ ktap_result $rc "kernel-log pattern: every sample report trips it, no clean bann
 log=$LOGS/lint-shell-syntax.log
 rc=0
 shell_syntax >"$log" 2>&1 || rc=1
-ktap_result $rc "shell scripts parse (bash -n, dash -n for /bin/sh ones): module/, tests/, userspace/" "$log"
+ktap_result $rc "shell scripts parse (bash -n, dash -n for /bin/sh ones): module/, packaging/, tests/, userspace/" "$log"
 log=$LOGS/lint-make-cmd.log
 rc=0
 make_passes_cmd >"$log" 2>&1 || rc=1
@@ -407,5 +411,28 @@ rc=0 t=$SECONDS
 "$TOP/tests/harness/deb-check.sh" "${deb_kernels[@]}" >"$log" 2>"$log.err" || rc=1
 sed 's/^/    /' "$log"
 [ "$rc" = 0 ] || sed 's/^/# /' "$log.err" | tail -n 20
-ktap_result $rc "Debian packages: make deb, lintian, apt install, DKMS for ${#deb_kernels[@]} kernels, apt purge (deb-check.sh, $((SECONDS - t)) s)"
+ktap_result $rc "Debian packages: make deb, lintian, apt install, DKMS for ${#deb_kernels[@]} kernels, autopkgtest dkms-build, apt purge (deb-check.sh, $((SECONDS - t)) s)"
+# The autopkgtest smoke in one guest (one boot, as a vm-run), on
+# the packages deb-check.sh just installed and kept for that kernel: the
+# first kernel named that autopkgtest-check.sh runs it on.
+apt_kernel=
+for k in "${deb_kernels[@]}"; do
+	arch_native "$(kernel_arch "$k")" && ! kernel_built "$k" && ! kernel_in_tree "$k" || continue
+	case $(kernel_proof "$k") in refused-insmod*) continue ;; esac
+	apt_kernel=$k
+	break
+done
+name="Debian packages: the autopkgtest smoke (modprobe, execns --uts, a uid table, rmmod) in a guest"
+if [ -z "$apt_kernel" ]; then
+	ktap_skip "$name" "no x86_64 Debian kernel named"
+elif [ "$rc" != 0 ]; then
+	ktap_skip "$name" "deb-check.sh failed, so its packages are not there to test"
+else
+	log=$LOGS/lint-autopkgtest-$TREE.log
+	rc=0 t=$SECONDS
+	"$TOP/tests/harness/autopkgtest-check.sh" "$apt_kernel" >"$log" 2>"$log.err" || rc=1
+	sed 's/^/    /' "$log"
+	[ "$rc" = 0 ] || sed 's/^/# /' "$log.err" | tail -n 20
+	ktap_result $rc "$name of $apt_kernel (autopkgtest-check.sh, $((SECONDS - t)) s)"
+fi
 [ "$KTAP_FAILED" -eq 0 ]
