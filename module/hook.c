@@ -80,6 +80,7 @@ void notrace execns_hook_guard(unsigned long ip, unsigned long parent_ip, struct
 			       struct execns_fregs *fregs)
 {
 }
+
 NOKPROBE_SYMBOL(execns_hook_guard);
 
 /*
