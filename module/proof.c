@@ -232,8 +232,11 @@ static __printf(4, 5) void execns_proof_line(bool ok, enum execns_proof_cost cos
 }
 
 /* A failed check about @f costs what @f's hook, or its hooked callee's, does. */
-#define execns_proof_fn_line(ok, f, fmt, ...) \
-	execns_proof_line(ok, (f)->cost, (f)->global, fmt, ##__VA_ARGS__)
+#define execns_proof_fn_line(ok, f, fmt, ...) do {				\
+	const struct execns_proof_fn *__f = (f);				\
+										\
+	execns_proof_line(ok, __f->cost, __f->global, fmt, ##__VA_ARGS__);	\
+} while (0)
 
 /* One symbol of vmlinux: is it a hooked function or caller, or a copy? */
 static EXECNS_KALLSYMS_FN(execns_proof_symbol, data, name, addr)
