@@ -161,7 +161,7 @@ static int execns_hook_unpark(struct execns_hook *h)
 	int ret;
 
 	if (redirects && !execns_hook_after_kprobes(h)) {
-		pr_warn_ratelimited("cannot hook %s: kprobes placed before execns was loaded would undo its redirect on this architecture; remove them all (perf probe -d, kprobe_events, bpftrace, stap) and retry\n",
+		pr_warn_ratelimited("cannot hook %s: kprobes placed before execns was loaded would undo its redirect on this architecture; remove them all (perf probe -d, kprobe_events, bpftrace, SystemTap) and retry\n",
 				    h->name);
 		return -EBUSY;
 	}

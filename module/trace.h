@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * execns's tracepoints (events/execns/ in tracefs), for ftrace, perf and
- * bpftrace users; the SystemTap tapset in stap/ sees the same points.
+ * bpftrace users; the SystemTap tapset in 'stap/' sees the same points.
  *
  *   execns_call     entry of execns(2): flags, filename (its first
  *                   EXECNS_TRACE_NAME_LEN - 1 bytes, "" if unreadable)
