@@ -131,16 +131,26 @@
  */
 #if defined(EXECNS_HAVE_UCOUNTS_INT_COUNT)
 #define execns_ucounts_ref_init(uc, n)	((uc)->count = (n))
-#define execns_ucounts_ref_get(uc)	((uc)->count ? ((uc)->count++, true) : false)
+#define execns_ucounts_ref_get(uc) ({					\
+	struct ucounts *__uc = (uc);					\
+									\
+	__uc->count ? (__uc->count++, true) : false;			\
+})
 #define execns_ucounts_ref_read(uc)	READ_ONCE((uc)->count)
-#define execns_ucounts_ref_drop_last(uc)	\
-	((uc)->count == 1 ? ((uc)->count = 0, true) : false)
+#define execns_ucounts_ref_drop_last(uc) ({				\
+	struct ucounts *__uc = (uc);					\
+									\
+	__uc->count == 1 ? (__uc->count = 0, true) : false;		\
+})
 #elif defined(EXECNS_HAVE_UCOUNTS_RCUREF)
 #define execns_ucounts_ref_init(uc, n)	rcuref_init(&(uc)->count, n)
 #define execns_ucounts_ref_get(uc)	rcuref_get(&(uc)->count)
 #define execns_ucounts_ref_read(uc)	((int)rcuref_read((rcuref_t *)&(uc)->count))
-#define execns_ucounts_ref_drop_last(uc)	\
-	(execns_ucounts_ref_read(uc) == 1 && rcuref_put(&(uc)->count))
+#define execns_ucounts_ref_drop_last(uc) ({				\
+	struct ucounts *__uc = (uc);					\
+									\
+	execns_ucounts_ref_read(__uc) == 1 && rcuref_put(&__uc->count);	\
+})
 #else
 #define execns_ucounts_ref_init(uc, n)	atomic_set(&(uc)->count, n)
 #define execns_ucounts_ref_get(uc)	atomic_inc_not_zero(&(uc)->count)
@@ -189,7 +199,8 @@
  */
 #ifdef EXECNS_HAVE_PAGE_SLAB_CACHE
 #define execns_obj_cache(obj) ({						\
-	struct page *__page = virt_addr_valid(obj) ? virt_to_head_page(obj) : NULL; \
+	typeof(obj) __obj = (obj);						\
+	struct page *__page = virt_addr_valid(__obj) ? virt_to_head_page(__obj) : NULL; \
 	__page && PageSlab(__page) ? __page->slab_cache : NULL;			\
 })
 #else
@@ -204,12 +215,12 @@
 #ifdef EXECNS_HAVE_KALLSYMS_EACH_MODULE
 struct module;
 #define EXECNS_KALLSYMS_FN(fn, data, name, addr)				\
-	int fn(void *data, const char *name, struct module *__mod, unsigned long addr)
+	int fn(void *(data), const char *(name), struct module *__mod, unsigned long addr)
 typedef int execns_kallsyms_fn_t(void *, const char *, struct module *, unsigned long);
 #define execns_kallsyms_fn_call(fn, data, name, addr)	fn(data, name, NULL, addr)
 #else
 #define EXECNS_KALLSYMS_FN(fn, data, name, addr)				\
-	int fn(void *data, const char *name, unsigned long addr)
+	int fn(void *(data), const char *(name), unsigned long addr)
 typedef int execns_kallsyms_fn_t(void *, const char *, unsigned long);
 #define execns_kallsyms_fn_call(fn, data, name, addr)	fn(data, name, addr)
 #endif

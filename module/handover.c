@@ -76,6 +76,7 @@ void notrace execns_handover_hook(unsigned long ip, unsigned long parent_ip,
 	}
 	raw_spin_unlock_irqrestore(&execns_swap_lock, flags);
 }
+
 NOKPROBE_SYMBOL(execns_handover_hook);
 
 void execns_cred_swap_begin(struct execns_cred_swap *swap, struct user_struct *user,

@@ -80,6 +80,7 @@ void notrace execns_hook_guard(unsigned long ip, unsigned long parent_ip, struct
 			       struct execns_fregs *fregs)
 {
 }
+
 NOKPROBE_SYMBOL(execns_hook_guard);
 
 /*
@@ -160,7 +161,7 @@ static int execns_hook_unpark(struct execns_hook *h)
 	int ret;
 
 	if (redirects && !execns_hook_after_kprobes(h)) {
-		pr_warn_ratelimited("cannot hook %s: kprobes placed before execns was loaded would undo its redirect on this architecture; remove them all (perf probe -d, kprobe_events, bpftrace, stap) and retry\n",
+		pr_warn_ratelimited("cannot hook %s: kprobes placed before execns was loaded would undo its redirect on this architecture; remove them all (perf probe -d, kprobe_events, bpftrace, SystemTap) and retry\n",
 				    h->name);
 		return -EBUSY;
 	}

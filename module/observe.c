@@ -41,6 +41,7 @@ static int execns_observe_pre(struct kprobe *p, struct pt_regs *regs)
 		WRITE_ONCE(execns_observed_lock, execns_arch_probe_arg(regs, 1));
 	return 0;
 }
+
 NOKPROBE_SYMBOL(execns_observe_pre);
 
 static struct kprobe execns_observe_probe = {

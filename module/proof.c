@@ -132,7 +132,8 @@ enum {
 static struct execns_proof_fn execns_proof_fns[EXECNS_FN_COUNT] = {
 	[EXECNS_FN_ALLOC_UID] = { .name = "alloc_uid", .role = EXECNS_PROOF_HOOKED,
 		.cost = EXECNS_COST_ACCOUNTING,
-		.global = "after setuid() in a table: " EXECNS_USER_COUNTERS ", " EXECNS_RLIMIT_COUNTERS },
+		.global = "after setuid() in a table: " EXECNS_USER_COUNTERS ", "
+			  EXECNS_RLIMIT_COUNTERS },
 	[EXECNS_FN_FIND_USER] = { .name = "find_user", .role = EXECNS_PROOF_HOOKED,
 		.cost = EXECNS_COST_ACCOUNTING,
 		.global = "the users PRIO_USER and IOPRIO_WHO_USER look up" },
@@ -151,7 +152,8 @@ static struct execns_proof_fn execns_proof_fns[EXECNS_FN_COUNT] = {
 	/* SYSCALL_DEFINE's body, inlined into each ABI's wrapper. */
 	[EXECNS_FN_DO_SYS_UNSHARE] = { .name = "__do_sys_unshare", .role = EXECNS_PROOF_LOCAL },
 	[EXECNS_FN_SYS_UNSHARE] = { .name = EXECNS_ARCH_SYS_UNSHARE, .role = EXECNS_PROOF_GLOBAL },
-	[EXECNS_FN_COMPAT_SYS_UNSHARE] = { .name = EXECNS_ARCH_COMPAT_SYS_UNSHARE, .role = EXECNS_PROOF_LOCAL },
+	[EXECNS_FN_COMPAT_SYS_UNSHARE] = { .name = EXECNS_ARCH_COMPAT_SYS_UNSHARE,
+		.role = EXECNS_PROOF_LOCAL },
 	[EXECNS_FN_UIDHASH_LOCK] = { .name = "uidhash_lock", .role = EXECNS_PROOF_DATA,
 		.cost = EXECNS_COST_TABLES },
 	[EXECNS_FN_UCOUNTS_LOCK] = { .name = EXECNS_CRED_UCOUNTS ? "ucounts_lock" : NULL,
@@ -230,8 +232,11 @@ static __printf(4, 5) void execns_proof_line(bool ok, enum execns_proof_cost cos
 }
 
 /* A failed check about @f costs what @f's hook, or its hooked callee's, does. */
-#define execns_proof_fn_line(ok, f, fmt, ...) \
-	execns_proof_line(ok, (f)->cost, (f)->global, fmt, ##__VA_ARGS__)
+#define execns_proof_fn_line(ok, f, fmt, ...) do {				\
+	const struct execns_proof_fn *__f = (f);				\
+										\
+	execns_proof_line(ok, __f->cost, __f->global, fmt, ##__VA_ARGS__);	\
+} while (0)
 
 /* One symbol of vmlinux: is it a hooked function or caller, or a copy? */
 static EXECNS_KALLSYMS_FN(execns_proof_symbol, data, name, addr)
@@ -341,7 +346,7 @@ static int execns_proof_branches(unsigned long from, unsigned long cold,
 			return n;
 	}
 	for (i = 0; g->role != EXECNS_PROOF_HOOKED &&
-		    i < min_t(unsigned int, g->nclones, EXECNS_PROOF_CLONES); i++) {
+	     i < min_t(unsigned int, g->nclones, EXECNS_PROOF_CLONES); i++) {
 		ret = execns_proof_count(from, cold, g->clone[i]);
 		if (ret < 0)
 			return ret;
@@ -422,7 +427,8 @@ static void execns_proof_caller(unsigned int c, const char *label, unsigned long
 
 	need = kzalloc(sizeof(*need), GFP_KERNEL);
 	if (!need) {
-		execns_proof_line(false, EXECNS_COST_TABLES, NULL, "site: %s: out of memory", label);
+		execns_proof_line(false, EXECNS_COST_TABLES, NULL, "site: %s: out of memory",
+				  label);
 		return;
 	}
 	need->from = from;
@@ -526,6 +532,10 @@ static void execns_proof_uncounted(void)
 		{ EXECNS_FN_UCOUNTS_LOCK, (const void *const *)&execns_syms.ucounts_lock, false },
 		{ EXECNS_FN_UID_CACHEP, (const void *const *)&execns_syms.uid_cachep, true },
 	};
+	static const char by_watching[] =
+		"it has no data symbols): found by watching alloc_uid() and free_uid() use it";
+	static const char by_name[] =
+		"the walk of text symbols cannot count data symbols): found by name";
 	struct execns_proof_fn *f;
 	unsigned int i;
 
@@ -534,9 +544,9 @@ static void execns_proof_uncounted(void)
 		if (!f->name || f->copies)
 			continue;
 		if (execns_syms.user_objs_observed && objs[i].watched)
-			f->found = "it has no data symbols): found by watching alloc_uid() and free_uid() use it";
+			f->found = by_watching;
 		else if (!execns_have(kallsyms_on_each_symbol) && *objs[i].addr)
-			f->found = "the walk of text symbols cannot count data symbols): found by name";
+			f->found = by_name;
 		else
 			continue;
 		f->addr = (unsigned long)*objs[i].addr;
@@ -557,10 +567,13 @@ static void execns_proof_copies(void)
 			execns_proof_fn_line(true, f, "copies: %s is not in the walk (%s",
 					     f->name, f->found);
 		else if (f->nclones && f->role == EXECNS_PROOF_HOOKED)
-			execns_proof_fn_line(false, f, "copies: %s has a compiler clone, %s%s, that callers reach without passing its hook",
-					     f->name, f->clone_name[0], f->nclones > 1 ? " and more" : "");
+			execns_proof_fn_line(false, f,
+					     "copies: %s has a compiler clone, %s%s, that callers reach without passing its hook",
+					     f->name, f->clone_name[0],
+					     f->nclones > 1 ? " and more" : "");
 		else if (f->copies != 1)
-			execns_proof_fn_line(false, f, "copies: %u %s in the symbol table are named %s",
+			execns_proof_fn_line(false, f,
+					     "copies: %u %s in the symbol table are named %s",
 					     f->copies, kind, f->name);
 		else
 			execns_proof_fn_line(true, f, "copies: %s is one %s%s", f->name,
@@ -648,6 +661,7 @@ bool notrace execns_proof_cred_caller(unsigned long ip)
 			return true;
 	return false;
 }
+
 NOKPROBE_SYMBOL(execns_proof_cred_caller);
 
 /*
@@ -788,7 +802,8 @@ static void execns_proof_user(const struct execns_proof_sig *sig, unsigned long 
 	execns_proof_fn_line(false, h,
 			     "users: %s: %ps names it and is neither %s nor a release the proof knows%s: it may hold a copy of %s that runs without the hook",
 			     m->name, (void *)start, execns_proof_names_buf,
-			     !by_alloc ? "" : alloc < 0 ? " (its text could not be read)" : ", and it allocates",
+			     !by_alloc ? "" :
+			     alloc < 0 ? " (its text could not be read)" : ", and it allocates",
 			     execns_proof_names_buf);
 }
 
@@ -853,7 +868,8 @@ static void execns_proof_text(void)
 			t[i].hi = f->addr + EXECNS_ARCH_ENTRY_AFTER;
 		}
 	}
-	for (sig = execns_proof_sigs; sig < execns_proof_sigs + ARRAY_SIZE(execns_proof_sigs); sig++)
+	for (sig = execns_proof_sigs;
+	     sig < execns_proof_sigs + ARRAY_SIZE(execns_proof_sigs); sig++)
 		if (execns_proof_fns[sig->mark].role == EXECNS_PROOF_DATA &&
 		    execns_proof_fns[sig->mark].copies == 1)
 			t[sig->mark].data = execns_proof_fns[sig->mark].addr;
@@ -865,11 +881,13 @@ static void execns_proof_text(void)
 		goto free;
 	}
 	execns_proof_line(true, EXECNS_COST_NONE, NULL,
-			  "text: read %ld KiB of the kernel's text, _stext to _etext", read / SZ_1K);
+			  "text: read %ld KiB of the kernel's text, _stext to _etext",
+			  read / SZ_1K);
 	for (i = 0; i < EXECNS_FN_COUNT; i++)
 		if (execns_proof_fns[i].role == EXECNS_PROOF_HOOKED && execns_proof_fns[i].addr)
 			execns_proof_callers(&execns_proof_fns[i], &t[i]);
-	for (sig = execns_proof_sigs; sig < execns_proof_sigs + ARRAY_SIZE(execns_proof_sigs); sig++)
+	for (sig = execns_proof_sigs;
+	     sig < execns_proof_sigs + ARRAY_SIZE(execns_proof_sigs); sig++)
 		if (execns_proof_fns[sig->mark].name)
 			execns_proof_sig_check(sig, &t[sig->mark]);
 free:
@@ -899,7 +917,8 @@ void execns_proof_init(void)
 	else
 		pr_warn("load-time proof: %u of %u checks failed: uid tables %s, forbid_unshare %s (/proc/execns/proof; docs/security.md)\n",
 			execns_proof_failures, execns_proof_checks,
-			execns_proof_tables() ? "available, some accounting may stay global" : "refused",
+			execns_proof_tables() ? "available, some accounting may stay global" :
+						"refused",
 			execns_proof_forbid() ? "available" : "refused");
 }
 

@@ -109,12 +109,14 @@ static int execns_native_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	return execns_slot_redirect(regs, false, execns_syscall_nr, execns_native_entry);
 }
+
 NOKPROBE_SYMBOL(execns_native_pre);
 
 static int execns_compat_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	return execns_slot_redirect(regs, true, execns_compat_syscall_nr, execns_compat_entry);
 }
+
 NOKPROBE_SYMBOL(execns_compat_pre);
 
 /*
@@ -127,6 +129,7 @@ static void execns_slot_post(struct kprobe *p, struct pt_regs *regs,
 			     unsigned long flags)
 {
 }
+
 NOKPROBE_SYMBOL(execns_slot_post);
 
 static struct kprobe execns_native_probe = {

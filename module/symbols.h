@@ -116,8 +116,8 @@ struct execns_syms {
 	 * symbols, observe.c finds it and uidhash_lock, and says so in
 	 * user_objs_observed.
 	 */
-	spinlock_t *uidhash_lock;
-	spinlock_t *ucounts_lock;
+	spinlock_t *uidhash_lock;	/* kernel/user.c's */
+	spinlock_t *ucounts_lock;	/* kernel/ucount.c's */
 	struct kmem_cache **uid_cachep;
 	struct kmem_cache *uid_cache;
 	bool user_objs_observed;
@@ -128,7 +128,7 @@ extern struct execns_syms execns_syms;
 int execns_symbols_init(void);
 
 /* Whether an optional function was found (its static call is not a NOP). */
-#define execns_have(fn) (execns_static_call_query(execns_##fn) != NULL)
+#define execns_have(fn) (!!execns_static_call_query(execns_##fn))
 
 /* A kernel function's address (logged and 0 when absent), after init. */
 unsigned long execns_symbol_addr(const char *name);

@@ -165,8 +165,10 @@ long execns_textscan(struct execns_scan_target *t, unsigned int n)
 	code = kvmalloc(EXECNS_SCAN_BEFORE + EXECNS_SCAN_CHUNK + EXECNS_SCAN_AFTER, GFP_KERNEL);
 	if (!code)
 		goto free_set;
-	if (!execns_scan_hole(stext, etext, &hole, &hole_end))
-		hole = hole_end = etext;
+	if (!execns_scan_hole(stext, etext, &hole, &hole_end)) {
+		hole = etext;
+		hole_end = etext;
+	}
 	read = execns_scan_range(set, code, stext, hole);
 	if (read >= 0 && hole_end < etext) {
 		ret = execns_scan_range(set, code, hole_end, etext);

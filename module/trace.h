@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * execns's tracepoints (events/execns/ in tracefs), for ftrace, perf and
- * bpftrace users; the SystemTap tapset in tracing/ sees the same points.
+ * bpftrace users; the SystemTap tapset in 'tracing/' sees the same points.
  *
  *   execns_call     entry of execns(2): flags, filename (its first
  *                   EXECNS_TRACE_NAME_LEN - 1 bytes, "" if unreadable)
@@ -146,7 +146,8 @@ TRACE_EVENT(uid_find,
 	TP_fast_assign(
 		__entry->uid = from_kuid_munged(&init_user_ns, uid);
 		__entry->table = table;
-		__entry->refs = up ? max_t(int, refcount_read(&up->__count) - EXECNS_TABLE_REFS, 0) : 0;
+		__entry->refs = up ?
+			max_t(int, refcount_read(&up->__count) - EXECNS_TABLE_REFS, 0) : 0;
 		__entry->up = up;
 	),
 	TP_printk("uid=%u table=%llu found=%d refs=%u user=%p",

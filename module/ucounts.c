@@ -42,7 +42,7 @@ bool execns_ucounts_available(void)
 }
 
 static struct execns_uc_head *execns_uc_bucket(struct execns_uc_set *set,
-					      const struct user_namespace *ns, kuid_t uid)
+					       const struct user_namespace *ns, kuid_t uid)
 {
 	return &set->heads[hash_long((unsigned long)ns ^ __kuid_val(uid), EXECNS_UC_BITS)];
 }

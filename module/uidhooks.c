@@ -86,6 +86,7 @@ static void notrace execns_caller_table_hook(unsigned long ip, unsigned long par
 	if (execns_uidtab_of(current_user()))
 		execns_hook_redirect(fregs, op->private);
 }
+
 NOKPROBE_SYMBOL(execns_caller_table_hook);
 
 /*
@@ -100,6 +101,7 @@ static void notrace execns_cred_ucounts_hook(unsigned long ip, unsigned long par
 	if (execns_proof_cred_caller(parent_ip) && execns_uidtab_of(current_user()))
 		execns_hook_redirect(fregs, op->private);
 }
+
 NOKPROBE_SYMBOL(execns_cred_ucounts_hook);
 
 /*

@@ -116,6 +116,7 @@ unsigned int notrace execns_uidtab_count(void)
 {
 	return atomic_read(&execns_nr_tables);
 }
+
 NOKPROBE_SYMBOL(execns_uidtab_count);
 
 /*
@@ -143,6 +144,7 @@ struct execns_uidtab *notrace execns_uidtab_of(const struct user_struct *up)
 	rcu_read_unlock_sched_notrace();
 	return tab;
 }
+
 NOKPROBE_SYMBOL(execns_uidtab_of);
 
 u64 execns_uidtab_id(const struct execns_uidtab *tab)

@@ -43,6 +43,7 @@ static void notrace execns_unshare_hook_cb(unsigned long ip, unsigned long paren
 	    (execns_hook_arg0(fregs) & (CLONE_NEWIPC | CLONE_NEWUSER)))
 		execns_hook_redirect(fregs, op->private);
 }
+
 NOKPROBE_SYMBOL(execns_unshare_hook_cb);
 
 /*

@@ -222,8 +222,11 @@ static inline unsigned long execns_arch_adrp_page(u32 insn, unsigned long ip)
 #define EXECNS_ARCH_IS_ADRP(insn)	(((insn) & 0x9f000000) == 0x90000000)
 /* add xd, xn, #imm{, lsl #12} (64-bit, no flags) */
 #define EXECNS_ARCH_IS_ADD(insn)	(((insn) & 0xff800000) == 0x91000000)
-#define EXECNS_ARCH_ADD_IMM(insn)						\
-	((unsigned long)(((insn) >> 10) & 0xfff) << ((insn) & BIT(22) ? 12 : 0))
+static inline unsigned long execns_arch_add_imm(u32 insn)
+{
+	return (unsigned long)((insn >> 10) & 0xfff) << (insn & BIT(22) ? 12 : 0);
+}
+
 /* mov xd, xm: orr xd, xzr, xm */
 #define EXECNS_ARCH_IS_MOV(insn)	(((insn) & 0xffe0ffe0) == 0xaa0003e0)
 /*
@@ -232,7 +235,10 @@ static inline unsigned long execns_arch_adrp_page(u32 insn, unsigned long ip)
  * lock or pointer is loaded with.
  */
 #define EXECNS_ARCH_IS_LDST(insn)	(((insn) & 0x3b000000) == 0x39000000)
-#define EXECNS_ARCH_LDST_OFF(insn)	((unsigned long)(((insn) >> 10) & 0xfff) << ((insn) >> 30))
+static inline unsigned long execns_arch_ldst_off(u32 insn)
+{
+	return (unsigned long)((insn >> 10) & 0xfff) << (insn >> 30);
+}
 
 /* After the instruction at @code[@i]: what it put in a register. */
 static inline void execns_arch_scan_step(struct execns_arch_scan *st, const u8 *code,
@@ -250,7 +256,7 @@ static inline void execns_arch_scan_step(struct execns_arch_scan *st, const u8 *
 		execns_arch_add_value(st, rd, execns_arch_adrp_page(insn, base + i));
 	} else if (EXECNS_ARCH_IS_ADD(insn) && rn < 31) {
 		for (k = 0; k < st->n[rn]; k++)
-			execns_arch_add_value(st, rd, st->x[rn][k] + EXECNS_ARCH_ADD_IMM(insn));
+			execns_arch_add_value(st, rd, st->x[rn][k] + execns_arch_add_imm(insn));
 	} else if (EXECNS_ARCH_IS_MOV(insn)) {
 		rn = (insn >> 16) & 31;
 		for (k = 0; rn < 31 && k < st->n[rn]; k++)
@@ -281,9 +287,9 @@ static inline bool execns_arch_refers(const struct execns_arch_scan *st, const u
 	memcpy(&insn, code + i, sizeof(insn));
 	rn = (insn >> 5) & 31;
 	if (EXECNS_ARCH_IS_ADD(insn))
-		return execns_arch_reg_is(st, rn, EXECNS_ARCH_ADD_IMM(insn), target);
+		return execns_arch_reg_is(st, rn, execns_arch_add_imm(insn), target);
 	if (EXECNS_ARCH_IS_LDST(insn))
-		return execns_arch_reg_is(st, rn, EXECNS_ARCH_LDST_OFF(insn), target);
+		return execns_arch_reg_is(st, rn, execns_arch_ldst_off(insn), target);
 	if (!EXECNS_ARCH_IS_ADRP(insn) ||
 	    execns_arch_adrp_page(insn, base + i) != (target & ~0xfffUL))
 		return false;

@@ -7,8 +7,9 @@
  * Syscalls: x86_64 dispatches through a switch in x64_sys_call() (and
  * ia32_sys_call()), or through sys_call_table (ia32_sys_call_table) on
  * kernels without the switch (5.10); an unused number reaches
- * __x64_sys_ni_syscall (or __ia32_sys_ni_syscall) with the caller's pt_regs.  Arguments: di, si, dx,
- * r10, r8, r9; i386: bx, cx, dx, si, di, bp.  The number is orig_ax.
+ * __x64_sys_ni_syscall (or __ia32_sys_ni_syscall) with the caller's
+ * pt_regs.  Arguments: di, si, dx, r10, r8, r9; i386: bx, cx, dx, si, di,
+ * bp.  The number is orig_ax.
  *
  * ftrace hooks go through ftrace_caller, not ftrace_regs_caller: with
  * DYNAMIC_FTRACE_WITH_ARGS (x86 since 5.11) ftrace_caller saves the argument
@@ -128,7 +129,7 @@ static inline void execns_hook_redirect(struct execns_fregs *fregs, void *target
  * it starts the function at or before its ftrace call: at the symbol, 4
  * bytes on (past an ENDBR64, where __fentry__ is called on IBT kernels), or
  * in the padding before the symbol that call-depth tracking's call thunks
- * use (CONFIG_CALL_PADDING, 6.2 on), whose code falls through into the
+ * use (CONFIG_CALL_PADDING, 6.2 on), whose code runs straight into the
  * entry.  A call to the symbol + 4 of a function without ENDBR would be
  * inside its 5-byte __fentry__ call, which no compiler emits.  The padding
  * counts only with CONFIG_CALL_PADDING: CONFIG_FUNCTION_PADDING_BYTES is
