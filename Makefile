@@ -142,7 +142,11 @@ sign:
 # assign and test their cursor argument in the loop, as list.h's do
 # (MACRO_ARG_REUSE).  Every file's findings are shown before make fails.
 CHECKPATCH ?= $(KDIR)/scripts/checkpatch.pl
-CHECKPATCH_STRICT = perl $(CHECKPATCH) --no-tree --strict --codespell --ignore FILE_PATH_CHANGES
+# checkpatch finds codespell's dictionary through python3, which may not be
+# the one Debian's codespell package is for (a pyenv's): name it directly.
+CODESPELL_DICT ?= $(firstword $(wildcard /usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt /usr/share/codespell/dictionary.txt))
+CHECKPATCH_STRICT = perl $(CHECKPATCH) --no-tree --strict --codespell \
+	$(if $(CODESPELL_DICT),--codespellfile $(CODESPELL_DICT)) --ignore FILE_PATH_CHANGES
 STYLE_FILES = $(filter-out module/compat.h module/trace.h,$(wildcard module/*.[ch] module/arch/*/*.[ch]))
 style:
 	@test -x "$(CHECKPATCH)" || test -r "$(CHECKPATCH)" || \
