@@ -70,7 +70,7 @@ DKMS ?= dkms
 DKMS_SRCTREE ?= /usr/src
 DKMS_KERNEL ?= $(shell uname -r)
 DKMS_SRC ?= $(DKMS_SRCTREE)/execns-$(VERSION)
-DKMS_FILES := $(filter-out module/compat-probe.h,$(wildcard module/*.c module/*.h module/*.sh module/arch/*/*.[ch] module/arch/*/*.mk))
+DKMS_FILES := $(filter-out module/compat-probe.h,$(wildcard module/*.c module/*.h module/*.sh module/arch/*/*.[ch] module/arch/*/*.mk module/uapi/*.h))
 dkms-src:
 	rm -rf $(DKMS_SRC)
 	mkdir -p $(DKMS_SRC)
@@ -134,7 +134,7 @@ CHECKPATCH ?= $(KDIR)/scripts/checkpatch.pl
 style:
 	@test -x "$(CHECKPATCH)" || test -r "$(CHECKPATCH)" || \
 		{ echo "make style: no $(CHECKPATCH): give CHECKPATCH=/path/to/linux/scripts/checkpatch.pl (Debian: linux-source-X.Y has it)" >&2; exit 2; }
-	perl $(CHECKPATCH) --no-tree --strict --codespell --ignore FILE_PATH_CHANGES -f module/*.[ch] module/arch/*/*.[ch]
+	perl $(CHECKPATCH) --no-tree --strict --codespell --ignore FILE_PATH_CHANGES -f module/*.[ch] module/arch/*/*.[ch] module/uapi/*.h
 
 sparse:
 	@command -v sparse >/dev/null || { echo "make sparse: no sparse: apt install sparse" >&2; exit 2; }

@@ -76,16 +76,19 @@
  * The module's default slots, one per ABI: numbers no kernel it supports
  * assigns (a load may choose others with its syscall_nr and
  * compat_syscall_nr parameters, and refuses one the kernel uses).
+ *   x86_64: in the unused 335-423 hole, kept free for the shared numbering;
+ *   i386: reserved for sys_setaltroot, never used;
+ *   arm64: in the generic table's unassigned 295-402;
+ *   AArch32: unused in arm's syscall.tbl (222 was tux);
+ *   s390x: 403-423 are the 32-bit ABIs' time64 calls, never 64-bit ones;
+ *   31-bit s390: 387-391 are "room for arch specific syscalls", unused.
  */
-#define EXECNS_NR_X86_64	400	/* in x86_64's unused 335-423 hole, kept
-					 * free for the shared numbering */
-#define EXECNS_NR_I386		285	/* reserved for sys_setaltroot, never used */
-#define EXECNS_NR_ARM64		400	/* in the generic table's unassigned 295-402 */
-#define EXECNS_NR_AARCH32	223	/* unused in arm's syscall.tbl (222 was tux) */
-#define EXECNS_NR_S390X		403	/* 403-423 are 32-bit ABIs' time64 calls,
-					 * never 64-bit ones */
-#define EXECNS_NR_S390		391	/* 31-bit s390: 387-391 are "room for arch
-					 * specific syscalls", unused */
+#define EXECNS_NR_X86_64	400
+#define EXECNS_NR_I386		285
+#define EXECNS_NR_ARM64		400
+#define EXECNS_NR_AARCH32	223
+#define EXECNS_NR_S390X		403
+#define EXECNS_NR_S390		391
 
 /*
  * The number upstream/ (the in-tree twin) provisionally gives execns(2) on

@@ -277,7 +277,8 @@ log=$LOGS/lint-checkpatch.log
 rc=0
 (cd "$TOP" && perl "$cp/scripts/checkpatch.pl" --no-tree --terse --show-types \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
-	--file module/*.c module/*.h module/arch/*/*.h module/arch/*/*.c tests/guest/leak/*.c tests/guest/ipmod/*.c \
+	--file module/*.c module/*.h module/arch/*/*.h module/arch/*/*.c module/uapi/*.h \
+	tests/guest/leak/*.c tests/guest/ipmod/*.c \
 	tracing/host/percpu-probe/*.c) >"$log" 2>&1 || rc=1
 ktap_result $rc "checkpatch on module/, tests/guest/leak/, tests/guest/ipmod/ and tracing/host/percpu-probe/" "$log"
 
