@@ -134,7 +134,7 @@ static int execns_prepare(struct execns_ctx *ctx)
 {
 	int ret;
 
-	if (ctx->flags & ~(unsigned long)(EXECNS_NS_FLAGS | CLONE_NEWUSER))
+	if (ctx->flags & ~(unsigned long)EXECNS_FLAGS)
 		return -EINVAL;
 	/* Uid tables cannot work on this kernel (proof.c, uidtab.c say why). */
 	if ((ctx->flags & CLONE_NEWUSER) &&

@@ -12,6 +12,7 @@
 #include <linux/atomic.h>
 #include <linux/delay.h>
 #include "fault.h"
+#include "uapi/execns.h"
 
 static atomic_t execns_fail_nth = ATOMIC_INIT(0);
 
@@ -117,7 +118,8 @@ int execns_should_fail_init(void)
  */
 static unsigned int execns_proof_report_max;
 module_param_named(proof_report_max, execns_proof_report_max, uint, 0400);
-MODULE_PARM_DESC(proof_report_max, "cap /proc/execns/proof's report at this many bytes (testing; default 0: its whole buffer)");
+MODULE_PARM_DESC(proof_report_max, "cap " EXECNS_PROC_PROOF
+		 "'s report at this many bytes (testing; default 0: its whole buffer)");
 
 size_t execns_fault_report_cap(size_t full)
 {

@@ -12,6 +12,7 @@
 #include "hook.h"
 #include "fault.h"
 #include "symbols.h"
+#include "uapi/execns.h"
 
 /*
  * Whether hooks are parked rather than unregistered when disarmed: where a
@@ -273,7 +274,8 @@ void execns_hook_show_pin(struct seq_file *m, const struct execns_hook *h)
 	int err = READ_ONCE(h->pin_err);
 
 	if (err)
-		seq_printf(m, "pinned: ftrace unregister failed (%d) for %s\n", err, h->name);
+		seq_printf(m, EXECNS_STAT_PINNED " ftrace unregister failed (%d) for %s\n",
+			   err, h->name);
 }
 
 int execns_hook_arm(struct execns_hook *h)

@@ -1,27 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /proc/execns.  Formats (documented in docs/design.md):
- *   tables: "table ID parent ID users N tasks N refs N", then for each user_struct in it
- *           "uid UID table ID refs N epoll_watches N pipe_bufs N
- *            unix_inflight N locked_vm N watches N", with
- *           " nproc N sigpending N msgqueue N memlock N" where the
- *           user_struct keeps those (5.10); after every table,
- *           for each module ucounts "ucounts uid UID ns INUM table ID
- *           refs N nproc N sigpending N msgqueue N memlock N
- *           inotify_instances N inotify_watches N fanotify_groups N
- *           fanotify_marks N user_namespaces N"
- *   self:   "ID"
- *   stats:  "tables N", "user_allocs N", "user_frees N", "users N",
- *           "ucounts_allocs N", "ucounts_frees N", "ucounts N",
- *           "hooks armed|disarmed", "hook_arms N", and for each hook
- *           ftrace failed to unregister (which pins the module)
- *           "pinned: ftrace unregister failed (ERRNO) for FUNCTION"
- *   pids:   "PID ID" for each task in a module table, PIDs as seen from
- *           the reader's PID namespace (execns --which)
- *   proof:  "entry window -B +A" (proof.c: how far before and after a
- *           symbol a branch starts its function), "ok|FAIL KIND: DETAIL"
- *           per check of the load-time proof, then
- *           "verdict proven|partial|refused" (proof.c)
+ * /proc/execns.  Its file names and the keywords of their formats are user
+ * space's facts too: uapi/execns.h has both, and says each format;
+ * docs/design.md shows them with examples.
  */
 #include <linux/kernel.h>
 #include <linux/mutex.h>
@@ -36,6 +17,7 @@
 #include "ucounts.h"
 #include "proof.h"
 #include "unshare.h"
+#include "uapi/execns.h"
 
 static struct proc_dir_entry *execns_proc_dir;
 
@@ -130,14 +112,19 @@ static int execns_pids_show(struct seq_file *m, void *v)
 
 int execns_procfs_init(void)
 {
-	execns_proc_dir = proc_mkdir("execns", NULL);
+	execns_proc_dir = proc_mkdir(EXECNS_PROC_NAME, NULL);
 	if (!execns_proc_dir)
 		return -ENOMEM;
-	if (!proc_create_single("tables", 0444, execns_proc_dir, execns_tables_show) ||
-	    !proc_create_single("self", 0444, execns_proc_dir, execns_self_show) ||
-	    !proc_create_single("stats", 0444, execns_proc_dir, execns_stats_show) ||
-	    !proc_create_single("pids", 0444, execns_proc_dir, execns_pids_show) ||
-	    !proc_create_single("proof", 0444, execns_proc_dir, execns_proof_file_show)) {
+	if (!proc_create_single(EXECNS_PROC_TABLES_NAME, 0444, execns_proc_dir,
+				execns_tables_show) ||
+	    !proc_create_single(EXECNS_PROC_SELF_NAME, 0444, execns_proc_dir,
+				execns_self_show) ||
+	    !proc_create_single(EXECNS_PROC_STATS_NAME, 0444, execns_proc_dir,
+				execns_stats_show) ||
+	    !proc_create_single(EXECNS_PROC_PIDS_NAME, 0444, execns_proc_dir,
+				execns_pids_show) ||
+	    !proc_create_single(EXECNS_PROC_PROOF_NAME, 0444, execns_proc_dir,
+				execns_proof_file_show)) {
 		proc_remove(execns_proc_dir);
 		return -ENOMEM;
 	}

@@ -50,6 +50,7 @@
 #include "proof.h"
 #include "textscan.h"
 #include "fault.h"
+#include "uapi/execns.h"
 
 /* Functions larger than this are not read (none of the listed is near). */
 #define EXECNS_PROOF_MAX_TEXT	SZ_64K
@@ -191,9 +192,9 @@ static unsigned long execns_proof_costs;	/* BIT(cost) of each failed check */
 
 static const char *const execns_proof_cost_text[] = {
 	[EXECNS_COST_NONE] = "",
-	[EXECNS_COST_ACCOUNTING] = " (costs accounting, not memory: ",
-	[EXECNS_COST_TABLES] = " (refuses uid tables)",
-	[EXECNS_COST_FORBID] = " (refuses forbid_unshare)",
+	[EXECNS_COST_ACCOUNTING] = EXECNS_PROOF_COSTS_ACCOUNTING,
+	[EXECNS_COST_TABLES] = EXECNS_PROOF_REFUSES_TABLES,
+	[EXECNS_COST_FORBID] = EXECNS_PROOF_REFUSES_FORBID,
 };
 
 /*
@@ -217,18 +218,19 @@ static __printf(4, 5) void execns_proof_line(bool ok, enum execns_proof_cost cos
 		execns_proof_costs |= BIT(cost);
 		n += scnprintf(line + n, sizeof(line) - n, "%s", execns_proof_cost_text[cost]);
 		if (cost == EXECNS_COST_ACCOUNTING)
-			scnprintf(line + n, sizeof(line) - n, "%s may stay global)", global);
+			scnprintf(line + n, sizeof(line) - n, "%s" EXECNS_PROOF_MAY_STAY_GLOBAL,
+				  global);
 		pr_warn("load-time proof: %s\n", line);
 	}
 	/* Whole lines only; the ones that do not fit are counted (and logged if failed). */
-	n = strlen(line) + sizeof("FAIL ");	/* "FAIL", a space, the newline */
+	n = strlen(line) + sizeof(EXECNS_PROOF_FAIL " ");	/* "FAIL", a space, the newline */
 	if (execns_proof_len + n >= execns_fault_report_cap(sizeof(execns_proof_report))) {
 		execns_proof_dropped++;
 		return;
 	}
 	execns_proof_len += scnprintf(execns_proof_report + execns_proof_len,
 				      sizeof(execns_proof_report) - execns_proof_len,
-				      "%s %s\n", ok ? "ok" : "FAIL", line);
+				      "%s %s\n", ok ? EXECNS_PROOF_OK : EXECNS_PROOF_FAIL, line);
 }
 
 /* A failed check about @f costs what @f's hook, or its hooked callee's, does. */
@@ -897,8 +899,9 @@ free:
 static const char *execns_proof_verdict(void)
 {
 	if (!execns_proof_failures)
-		return "proven";
-	return execns_proof_costs & BIT(EXECNS_COST_TABLES) ? "refused" : "partial";
+		return EXECNS_VERDICT_PROVEN;
+	return execns_proof_costs & BIT(EXECNS_COST_TABLES) ?
+	       EXECNS_VERDICT_REFUSED : EXECNS_VERDICT_PARTIAL;
 }
 
 void execns_proof_init(void)
@@ -915,7 +918,8 @@ void execns_proof_init(void)
 		pr_info("load-time proof: %u checks passed: uid tables available, their accounting exact\n",
 			execns_proof_checks);
 	else
-		pr_warn("load-time proof: %u of %u checks failed: uid tables %s, forbid_unshare %s (/proc/execns/proof; docs/security.md)\n",
+		pr_warn("load-time proof: %u of %u checks failed: uid tables %s, forbid_unshare %s ("
+			EXECNS_PROC_PROOF "; docs/security.md)\n",
 			execns_proof_failures, execns_proof_checks,
 			execns_proof_tables() ? "available, some accounting may stay global" :
 						"refused",
@@ -939,11 +943,11 @@ bool execns_proof_forbid(void)
  */
 void execns_proof_show(struct seq_file *m)
 {
-	seq_printf(m, "entry window -%d +%d\n", EXECNS_ARCH_ENTRY_BEFORE,
+	seq_printf(m, EXECNS_PROOF_WINDOW " -%d +%d\n", EXECNS_ARCH_ENTRY_BEFORE,
 		   EXECNS_ARCH_ENTRY_AFTER);
 	seq_write(m, execns_proof_report, execns_proof_len);
 	if (execns_proof_dropped)
-		seq_printf(m, "report truncated: %u lines did not fit (each failed check is also in the kernel log)\n",
+		seq_printf(m, EXECNS_PROOF_TRUNCATED " %u lines did not fit (each failed check is also in the kernel log)\n",
 			   execns_proof_dropped);
-	seq_printf(m, "verdict %s\n", execns_proof_verdict());
+	seq_printf(m, EXECNS_PROOF_VERDICT " %s\n", execns_proof_verdict());
 }

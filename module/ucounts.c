@@ -31,6 +31,7 @@
 #include "symbols.h"
 #include "fault.h"
 #include "trace.h"
+#include "uapi/execns.h"
 
 static atomic_long_t execns_uc_allocs = ATOMIC_LONG_INIT(0);
 static atomic_long_t execns_uc_frees = ATOMIC_LONG_INIT(0);
@@ -200,7 +201,7 @@ void execns_uc_set_show(struct seq_file *m, struct execns_uc_set *set, u64 table
 			refs = execns_ucounts_ref_read(uc) - EXECNS_TABLE_REFS;
 			if (refs <= 0)
 				continue;
-			seq_printf(m, "ucounts uid %u ns %u table %llu refs %d nproc %ld sigpending %ld msgqueue %ld memlock %ld inotify_instances %ld inotify_watches %ld fanotify_groups %ld fanotify_marks %ld user_namespaces %ld\n",
+			seq_printf(m, EXECNS_TABLES_UCOUNTS " uid %u ns %u table %llu refs %d nproc %ld sigpending %ld msgqueue %ld memlock %ld inotify_instances %ld inotify_watches %ld fanotify_groups %ld fanotify_marks %ld user_namespaces %ld\n",
 				   from_kuid_munged(&init_user_ns, uc->uid), uc->ns->ns.inum,
 				   table, refs,
 				   execns_uc_rlimit(uc, NPROC),
@@ -219,6 +220,7 @@ void execns_ucounts_stats(struct seq_file *m)
 	long allocs = atomic_long_read(&execns_uc_allocs);
 	long frees = atomic_long_read(&execns_uc_frees);
 
-	seq_printf(m, "ucounts_allocs %ld\nucounts_frees %ld\nucounts %ld\n",
+	seq_printf(m, EXECNS_STAT_UCOUNTS_ALLOCS " %ld\n" EXECNS_STAT_UCOUNTS_FREES " %ld\n"
+		   EXECNS_STAT_UCOUNTS " %ld\n",
 		   allocs, frees, allocs - frees);
 }

@@ -55,6 +55,7 @@
 #include "handover.h"
 #include "uidtab.h"
 #include "proof.h"
+#include "uapi/execns.h"
 
 /* --- redirect targets: the signatures of the functions they replace --- */
 
@@ -257,11 +258,11 @@ void execns_uidhooks_stats(struct seq_file *m)
 {
 	int i;
 
-	seq_printf(m, "hooks %s\nhook_arms %lu\n",
-		   execns_uidhooks_any_armed() ? "armed" : "disarmed",
+	seq_printf(m, EXECNS_STAT_HOOKS " %s\n" EXECNS_STAT_HOOK_ARMS " %lu\n",
+		   execns_uidhooks_any_armed() ? EXECNS_STAT_ARMED : EXECNS_STAT_DISARMED,
 		   READ_ONCE(execns_uidhooks_arms));
 	if (READ_ONCE(execns_uidhooks_held))
-		seq_puts(m, "pinned: the uid hooks are armed with no table: rmmod works once they are disarmed, disarm_delay_ms after the last table\n");
+		seq_puts(m, EXECNS_STAT_PINNED " the uid hooks are armed with no table: rmmod works once they are disarmed, disarm_delay_ms after the last table\n");
 	for (i = 0; i < ARRAY_SIZE(execns_uid_hooks); i++)
 		execns_hook_show_pin(m, &execns_uid_hooks[i]);
 }

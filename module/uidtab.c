@@ -52,6 +52,7 @@
 #include "observe.h"
 #include "fault.h"
 #include "trace.h"
+#include "uapi/execns.h"
 
 #define EXECNS_UIDTAB_BITS	5	/* 32 buckets: 256 bytes a table */
 #define EXECNS_USERSET_BITS	12	/* 32 KiB; chains stay short up to ~10k users */
@@ -448,7 +449,7 @@ void execns_uidtab_reap_now(void)
 static void execns_user_show(struct seq_file *m, struct execns_uidtab *tab,
 			     struct user_struct *up, unsigned int refs)
 {
-	seq_printf(m, "uid %u table %llu refs %u epoll_watches %lld pipe_bufs %ld unix_inflight %lu locked_vm %ld watches %d",
+	seq_printf(m, EXECNS_TABLES_UID " %u table %llu refs %u epoll_watches %lld pipe_bufs %ld unix_inflight %lu locked_vm %ld watches %d",
 		   from_kuid_munged(&init_user_ns, up->uid), tab->id, refs,
 		   (long long)execns_user_epoll_read(up),
 		   atomic_long_read(&up->pipe_bufs),
@@ -512,7 +513,7 @@ void execns_uidtab_show(struct seq_file *m, struct execns_uidtab *tab)
 		refs += r;
 		users += !!r;
 	}
-	seq_printf(m, "table %llu parent %llu users %u tasks %u refs %u\n",
+	seq_printf(m, EXECNS_TABLES_TABLE " %llu parent %llu users %u tasks %u refs %u\n",
 		   tab->id, tab->parent_id, users, tab->shown_tasks, refs);
 	hash_for_each_rcu(tab->users, bkt, up, uidhash_node) {
 		r = execns_user_refs(up);
@@ -535,7 +536,8 @@ void execns_uidtab_stats(struct seq_file *m)
 	long allocs = atomic_long_read(&execns_user_allocs);
 	long frees = atomic_long_read(&execns_user_frees);
 
-	seq_printf(m, "tables %u\nuser_allocs %ld\nuser_frees %ld\nusers %ld\n",
+	seq_printf(m, EXECNS_STAT_TABLES " %u\n" EXECNS_STAT_USER_ALLOCS " %ld\n"
+		   EXECNS_STAT_USER_FREES " %ld\n" EXECNS_STAT_USERS " %ld\n",
 		   execns_uidtab_count(), allocs, frees, allocs - frees);
 }
 

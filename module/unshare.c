@@ -24,6 +24,7 @@
 #include "unshare.h"
 #include "hook.h"
 #include "proof.h"
+#include "uapi/execns.h"
 
 static bool execns_forbid_unshare;
 static bool execns_unshare_ready;
@@ -116,7 +117,8 @@ static int execns_forbid_unshare_set(const char *val, const struct kernel_param 
 	mutex_lock(&execns_unshare_lock);
 	/* Before init (insmod's value) the proof has not run: init decides. */
 	if (execns_unshare_ready && forbid && !execns_proof_forbid()) {
-		pr_warn("forbid_unshare refused: the load-time proof failed (/proc/execns/proof)\n");
+		pr_warn("forbid_unshare refused: the load-time proof failed ("
+			EXECNS_PROC_PROOF ")\n");
 		ret = -EOPNOTSUPP;
 	}
 	if (!ret && execns_unshare_ready && forbid != execns_forbid_unshare)
@@ -139,7 +141,8 @@ void execns_unshare_stats(struct seq_file *m)
 	int i;
 
 	if (READ_ONCE(execns_unshare_pinned))
-		seq_puts(m, "pinned: forbid_unshare is armed: write 0 to /sys/module/execns/parameters/forbid_unshare before rmmod\n");
+		seq_puts(m, EXECNS_STAT_PINNED " forbid_unshare is armed: write 0 to "
+			 EXECNS_SYSFS_DIR "/forbid_unshare before rmmod\n");
 	for (i = 0; i < ARRAY_SIZE(execns_unshare_hooks); i++)
 		execns_hook_show_pin(m, &execns_unshare_hooks[i]);
 }
@@ -158,7 +161,8 @@ int execns_unshare_init(void)
 	mutex_lock(&execns_unshare_lock);
 	/* insmod forbid_unshare=1 on a kernel that failed the proof: load without it. */
 	if (execns_forbid_unshare && !execns_proof_forbid()) {
-		pr_warn("forbid_unshare=1 ignored: the load-time proof failed (/proc/execns/proof)\n");
+		pr_warn("forbid_unshare=1 ignored: the load-time proof failed ("
+			EXECNS_PROC_PROOF ")\n");
 		execns_forbid_unshare = false;
 	}
 	ret = execns_forbid_unshare ? execns_unshare_apply(true) : 0;

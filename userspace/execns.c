@@ -41,8 +41,6 @@
 #endif
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define PROC_PIDS "/proc/execns/pids"
-#define PROC_PROOF "/proc/execns/proof"
 #define KPROBES_ENABLED "/sys/kernel/debug/kprobes/enabled"
 #define STAGE2_ENV "EXECNS_STAGE2_PID"
 
@@ -261,10 +259,8 @@ static char *read_line(const char *path, char *buf, size_t len)
  */
 #define PROOF_LINE	512
 #define PROOF_GLOBALS	8
-#define COST_TABLES	" (refuses uid tables)"
-#define COST_FORBID	" (refuses forbid_unshare)"
-#define COST_ACCOUNTING	" (costs accounting, not memory: "
-#define MAY_STAY_GLOBAL	" may stay global)"
+#define PROOF_VERDICT	EXECNS_PROOF_VERDICT " "
+#define PROOF_FAIL	EXECNS_PROOF_FAIL " "
 
 struct proof {
 	char verdict[16];		/* "" when the file has no verdict line */
@@ -299,22 +295,22 @@ static void copy_line(char *dst, const char *src)
 /* One FAIL line's text (after "FAIL "), into p. */
 static void proof_fail(struct proof *p, const char *text)
 {
-	const char *what = strstr(text, COST_ACCOUNTING);
+	const char *what = strstr(text, EXECNS_PROOF_COSTS_ACCOUNTING);
 	char global[PROOF_LINE];
 	size_t i, len;
 
 	if (!p->first[0])
 		copy_line(p->first, text);
-	if (!p->tables[0] && ends_with(text, COST_TABLES))
+	if (!p->tables[0] && ends_with(text, EXECNS_PROOF_REFUSES_TABLES))
 		copy_line(p->tables, text);
-	if (!p->forbid[0] && ends_with(text, COST_FORBID))
+	if (!p->forbid[0] && ends_with(text, EXECNS_PROOF_REFUSES_FORBID))
 		copy_line(p->forbid, text);
-	if (!what || !ends_with(text, MAY_STAY_GLOBAL))
+	if (!what || !ends_with(text, EXECNS_PROOF_MAY_STAY_GLOBAL))
 		return;
-	what += strlen(COST_ACCOUNTING);
-	if (strlen(what) <= strlen(MAY_STAY_GLOBAL))
+	what += strlen(EXECNS_PROOF_COSTS_ACCOUNTING);
+	if (strlen(what) <= strlen(EXECNS_PROOF_MAY_STAY_GLOBAL))
 		return;
-	len = strlen(what) - strlen(MAY_STAY_GLOBAL);
+	len = strlen(what) - strlen(EXECNS_PROOF_MAY_STAY_GLOBAL);
 	copy_n(global, sizeof(global), what, len);
 	for (i = 0; i < p->nglobal; i++)
 		if (!strcmp(p->global[i], global))
@@ -326,7 +322,7 @@ static void proof_fail(struct proof *p, const char *text)
 /* Read /proc/execns/proof into p; -1 (errno set) if it cannot be read. */
 static int read_proof(struct proof *p)
 {
-	FILE *f = fopen(PROC_PROOF, "re");
+	FILE *f = fopen(EXECNS_PROC_PROOF, "re");
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -336,10 +332,11 @@ static int read_proof(struct proof *p)
 		return -1;
 	while ((n = getline(&line, &cap, f)) > 0) {
 		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, "verdict ", 8))
-			copy_n(p->verdict, sizeof(p->verdict), line + 8, sizeof(p->verdict));
-		else if (!strncmp(line, "FAIL ", 5))
-			proof_fail(p, line + 5);
+		if (!strncmp(line, PROOF_VERDICT, strlen(PROOF_VERDICT)))
+			copy_n(p->verdict, sizeof(p->verdict), line + strlen(PROOF_VERDICT),
+			       sizeof(p->verdict));
+		else if (!strncmp(line, PROOF_FAIL, strlen(PROOF_FAIL)))
+			proof_fail(p, line + strlen(PROOF_FAIL));
 	}
 	free(line);
 	fclose(f);
@@ -366,25 +363,25 @@ static void show_proof(void)
 	size_t i;
 
 	if (read_proof(&p)) {
-		printf("proof unknown (%s: %s)\n", PROC_PROOF, strerror(errno));
+		printf("proof unknown (%s: %s)\n", EXECNS_PROC_PROOF, strerror(errno));
 		return;
 	}
-	if (!strcmp(p.verdict, "proven")) {
+	if (!strcmp(p.verdict, EXECNS_VERDICT_PROVEN)) {
 		puts("proof proven: uid tables available, their accounting exact");
-	} else if (!strcmp(p.verdict, "partial")) {
+	} else if (!strcmp(p.verdict, EXECNS_VERDICT_PARTIAL)) {
 		puts("proof partial: uid tables available, but what follows may stay global (shared with the same uid outside the table):");
 		for (i = 0; i < p.nglobal; i++)
 			printf("  %s\n", p.global[i]);
 		if (!p.nglobal)
-			printf("  see %s\n", PROC_PROOF);
-	} else if (!strcmp(p.verdict, "refused")) {
-		why = p.tables[0] ? p.tables : p.first[0] ? p.first : "see " PROC_PROOF;
-		printf("proof refused: uid tables refused: %.*s\n", without_cost(why, COST_TABLES), why);
+			printf("  see %s\n", EXECNS_PROC_PROOF);
+	} else if (!strcmp(p.verdict, EXECNS_VERDICT_REFUSED)) {
+		why = p.tables[0] ? p.tables : p.first[0] ? p.first : "see " EXECNS_PROC_PROOF;
+		printf("proof refused: uid tables refused: %.*s\n", without_cost(why, EXECNS_PROOF_REFUSES_TABLES), why);
 	} else {
-		printf("proof unknown (%s has no verdict line)\n", PROC_PROOF);
+		printf("proof unknown (%s has no verdict line)\n", EXECNS_PROC_PROOF);
 	}
 	if (p.forbid[0])
-		printf("forbid_unshare refused: %.*s\n", without_cost(p.forbid, COST_FORBID), p.forbid);
+		printf("forbid_unshare refused: %.*s\n", without_cost(p.forbid, EXECNS_PROOF_REFUSES_FORBID), p.forbid);
 }
 
 static void __attribute__((noreturn)) version(void)
@@ -432,10 +429,10 @@ static void __attribute__((noreturn)) which(long pid)
 
 	if (execns_in_tree())
 		which_in_tree(pid);
-	f = fopen(PROC_PIDS, "re");
+	f = fopen(EXECNS_PROC_PIDS, "re");
 	if (!f)
 		err(EXIT_EXECNS, "%s (the execns module is not loaded, or older than 0.2)",
-		    PROC_PIDS);
+		    EXECNS_PROC_PIDS);
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%ld %llu", &p, &id) == 2 && p == pid) {
 			fclose(f);
@@ -861,11 +858,12 @@ static void __attribute__((noreturn)) fail_proof(void)
 
 	if (read_proof(&p) || !p.verdict[0])
 		errx(EXIT_EXECNS, "uid tables are refused on this kernel: the module's load-time proof failed (see %s); namespaces still work without -t; see %s and execns(2)",
-		     PROC_PROOF, PROC_PROOF);
-	why = p.tables[0] ? p.tables : !strcmp(p.verdict, "refused") && p.first[0] ? p.first : NULL;
+		     EXECNS_PROC_PROOF, EXECNS_PROC_PROOF);
+	why = p.tables[0] ? p.tables :
+	      !strcmp(p.verdict, EXECNS_VERDICT_REFUSED) && p.first[0] ? p.first : NULL;
 	if (why)
 		errx(EXIT_EXECNS, "uid tables are refused on this kernel: the module's load-time proof failed (%s); namespaces still work without -t; see %s and execns(2)",
-		     why, PROC_PROOF);
+		     why, EXECNS_PROC_PROOF);
 	errx(EXIT_EXECNS, "uid tables are refused on this kernel: its load-time proof says %s, but the module cannot use the kernel's uid lock or cache here (the kernel log's \"uid tables refused:\" line says why); namespaces still work without -t; see execns(2)",
 	     p.verdict);
 }

@@ -45,7 +45,7 @@
 #include <time.h>
 #include "lib/test.h"
 
-#define FORBID		"/sys/module/execns/parameters/forbid_unshare"
+#define FORBID		EXECNS_SYSFS_DIR "/forbid_unshare"
 #define FORBID_IN_TREE	"/proc/sys/kernel/forbid_unshare"
 #define SELF		"/usr/local/bin/bench-execns"
 #define UI		(CLONE_NEWUTS | CLONE_NEWIPC)
@@ -453,7 +453,7 @@ static void drop_holders(void)
 /* Wait for freed tables to be gone and the uid hooks disarmed (5 s at most). */
 static void settle_tables(void)
 {
-	for (int i = 0; i < 100 && (execns_stat("tables") > 0 || hooks_armed() == 1); i++)
+	for (int i = 0; i < 100 && (execns_stat(EXECNS_STAT_TABLES) > 0 || hooks_armed() == 1); i++)
 		usleep(50000);
 	usleep(100000);
 }
@@ -543,7 +543,7 @@ static void bench_exec(void)
 	write_knob(knob, forbid == 1 ? "1" : "0");
 }
 
-#define DISARM_DELAY	"/sys/module/execns/parameters/disarm_delay_ms"
+#define DISARM_DELAY	EXECNS_SYSFS_DIR "/disarm_delay_ms"
 
 /*
  * Make-and-drop: execns(CLONE_NEWUSER) of a program that exits at once, the
@@ -567,16 +567,16 @@ static void bench_make_drop(void)
 		return;
 	}
 	read_line(DISARM_DELAY, delay0, sizeof(delay0));
-	arms = execns_stat("hook_arms");
+	arms = execns_stat(EXECNS_STAT_HOOK_ARMS);
 	exec_pair("table_make_drop", EXECNS, 0, EXECNS, CLONE_NEWUSER,
 		  "execns(0)", "execns(NEWUSER)");
-	printf("# left table_make_drop: hooks armed %ld times\n", execns_stat("hook_arms") - arms);
+	printf("# left table_make_drop: hooks armed %ld times\n", execns_stat(EXECNS_STAT_HOOK_ARMS) - arms);
 	write_knob(DISARM_DELAY, "0");
 	settle_tables();
-	arms = execns_stat("hook_arms");
+	arms = execns_stat(EXECNS_STAT_HOOK_ARMS);
 	exec_pair("table_make_drop_nodelay", EXECNS, 0, EXECNS, CLONE_NEWUSER,
 		  "execns(0)", "execns(NEWUSER)");
-	printf("# left table_make_drop_nodelay: hooks armed %ld times\n", execns_stat("hook_arms") - arms);
+	printf("# left table_make_drop_nodelay: hooks armed %ld times\n", execns_stat(EXECNS_STAT_HOOK_ARMS) - arms);
 	write_knob(DISARM_DELAY, delay0);
 	settle_tables();
 }
@@ -587,14 +587,14 @@ static void bench_make_drop(void)
  */
 static void table_made_and_dropped(void)
 {
-	long arms = execns_stat("hook_arms");
+	long arms = execns_stat(EXECNS_STAT_HOOK_ARMS);
 
 	make_holders(1, CLONE_NEWUSER);
 	drop_holders();
 	settle_tables();
-	if (execns_stat("hook_arms") <= arms || hooks_armed() == 1)
+	if (execns_stat(EXECNS_STAT_HOOK_ARMS) <= arms || hooks_armed() == 1)
 		printf("bench: warning: hook_arms %ld -> %ld, hooks %s after a table\n",
-		       arms, execns_stat("hook_arms"), hooks_armed() == 1 ? "armed" : "disarmed");
+		       arms, execns_stat(EXECNS_STAT_HOOK_ARMS), hooks_armed() == 1 ? "armed" : "disarmed");
 }
 
 enum { UNLOADED, LOADED, LOADED_AFTER, NR_MOD };
@@ -755,7 +755,7 @@ static void bench_tables(void)
 		/* The worker's own table is one of them. */
 		make_holders(points[p] - 1 - nholders, CLONE_NEWUSER);
 		/* the twin lists no tables: each holder keeps one */
-		count = in_tree ? nholders + 1 : execns_stat("tables") + 1;
+		count = in_tree ? nholders + 1 : execns_stat(EXECNS_STAT_TABLES) + 1;
 		for (int op = 0; op < NR_OPS; op++)
 			cur[op].n = 0;
 		run_worker(CLONE_NEWUSER, mask, nsamples, cur);
@@ -776,7 +776,7 @@ static void bench_tables(void)
 	slab_delta("left", n0, n1, count);
 	if (!in_tree)
 		printf("# left: tables %ld, user_structs %ld (/proc/execns/stats)\n",
-		       execns_stat("tables"), execns_stat("users"));
+		       execns_stat(EXECNS_STAT_TABLES), execns_stat(EXECNS_STAT_USERS));
 
 	run_worker(CLONE_NEWUSER, mask, nsamples, end);
 	for (int op = OP_SETUID; op <= OP_GETPRIO; op++) {

@@ -17,23 +17,20 @@
 
 #if defined(__i386__)
 #define ABI "i386"
-#define SLOT 285
 #elif defined(__arm__)
 #define ABI "AArch32"
-#define SLOT 223
 #elif defined(__aarch64__)
 #define ABI "arm64"
-#define SLOT 400
 #elif defined(__s390x__)
 #define ABI "s390x"
-#define SLOT 403
 #else
 #define ABI "x86_64"
-#define SLOT 400
 #endif
+/* The module's default slot for this program's ABI. */
+#define SLOT EXECNS_NR_DEFAULT
 
 #ifdef __s390x__
-#define SLOT31 391
+#define SLOT31 EXECNS_NR_S390
 
 /* abi31-caller's calls through the default 31-bit slot: all ENOSYS. */
 static void test_abi31(void)

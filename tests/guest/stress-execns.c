@@ -48,11 +48,12 @@ static const int flag_bits[] = {
 static bool tables_refused(void)
 {
 	static int refused = -1;
-	char buf[8192];
+	char verdict[16];
 
-	if (refused < 0)
-		refused = read_text("/proc/execns/proof", buf, sizeof(buf)) > 0 &&
-			  strstr(buf, "verdict refused\n");
+	if (refused < 0) {
+		execns_verdict(verdict, sizeof(verdict));
+		refused = !strcmp(verdict, EXECNS_VERDICT_REFUSED);
+	}
 	return refused;
 }
 
@@ -86,7 +87,7 @@ static int failing_execns(unsigned int *seed)
 {
 	char *argv[] = { SELF, NULL };
 	unsigned long uts = ns_inode("uts");
-	long table = read_long("/proc/execns/self");
+	long table = read_long(EXECNS_PROC_SELF);
 	int want, flags = rand_flags(seed);
 	long ret;
 
@@ -113,7 +114,7 @@ static int failing_execns(unsigned int *seed)
 		       flags, ret, errno, want);
 		return 1;
 	}
-	if (ns_inode("uts") != uts || read_long("/proc/execns/self") != table) {
+	if (ns_inode("uts") != uts || read_long(EXECNS_PROC_SELF) != table) {
 		printf("# failing execns (flags %#x) changed the caller\n", flags);
 		return 1;
 	}
@@ -184,7 +185,7 @@ static int storm_child(void *arg)
 		;
 	if (err != EAGAIN || n > STORM_NPROC - 1 || (st->fresh && n != STORM_NPROC - 1)) {
 		printf("# fork storm as uid %u (fresh table %d, table %ld): %d forks, then %s\n",
-		       st->u, st->fresh, read_long("/proc/execns/self"), n, strerror(err));
+		       st->u, st->fresh, read_long(EXECNS_PROC_SELF), n, strerror(err));
 		return 1;
 	}
 	return 0;
@@ -362,9 +363,9 @@ static double time_disarmed(void)
 {
 	double t = now_s();
 
-	while ((execns_stat("tables") || hooks_armed() == 1) && now_s() - t < DISARM_SECS)
+	while ((execns_stat(EXECNS_STAT_TABLES) || hooks_armed() == 1) && now_s() - t < DISARM_SECS)
 		usleep(2000);
-	if (execns_stat("tables") || hooks_armed() == 1)
+	if (execns_stat(EXECNS_STAT_TABLES) || hooks_armed() == 1)
 		return -1;
 	return now_s() - t;
 }
@@ -385,7 +386,7 @@ static double time_disarmed(void)
 
 static void disarm_proof(int n, unsigned int seed)
 {
-	long arms0 = execns_stat("hook_arms"), arms = arms0, bad_make = 0, bad_disarm = 0, checks = 0;
+	long arms0 = execns_stat(EXECNS_STAT_HOOK_ARMS), arms = arms0, bad_make = 0, bad_disarm = 0, checks = 0;
 	long bad_rearm = 0;
 	double t0 = now_s(), worst = 0, total = 0;
 	struct child c;
@@ -411,15 +412,15 @@ static void disarm_proof(int n, unsigned int seed)
 		if (t < 0) {
 			if (bad_disarm++ < 5)
 				printf("# after table %d: hooks %sarmed, %ld tables, %d s on\n", i,
-				       hooks_armed() == 1 ? "" : "dis", execns_stat("tables"), DISARM_SECS);
+				       hooks_armed() == 1 ? "" : "dis", execns_stat(EXECNS_STAT_TABLES), DISARM_SECS);
 		} else {
 			total += t;
 			if (t > worst)
 				worst = t;
 		}
-		if (execns_stat("hook_arms") <= arms && bad_rearm++ < 5)
+		if (execns_stat(EXECNS_STAT_HOOK_ARMS) <= arms && bad_rearm++ < 5)
 			printf("# after table %d: hook_arms %ld, as at the last check\n", i, arms);
-		arms = execns_stat("hook_arms");
+		arms = execns_stat(EXECNS_STAT_HOOK_ARMS);
 		if (i % (CHECK_EVERY * 8) == 0)
 			printf("# %d tables, hook_arms %ld, %.0f s\n", i, arms, now_s() - t0);
 	}
@@ -493,11 +494,11 @@ int main(int argc, char **argv)
 	no_tables = tables_refused();
 	if (no_tables)
 		ksft_print_msg("%s: no CLONE_NEWUSER in this run\n", NO_TABLES);
-	if (!ksft_test_result(execns_stat("tables") == 0 && execns_stat("users") == 0 &&
-			      execns_stat("hooks") == 0,
+	if (!ksft_test_result(execns_stat(EXECNS_STAT_TABLES) == 0 && execns_stat(EXECNS_STAT_USERS) == 0 &&
+			      execns_stat(EXECNS_STAT_HOOKS) == 0,
 			      "no table or module user_struct before the run, hooks disarmed"))
-		ksft_print_msg("tables %ld users %ld hooks %d\n", execns_stat("tables"),
-			       execns_stat("users"), hooks_armed() == 1);
+		ksft_print_msg("tables %ld users %ld hooks %d\n", execns_stat(EXECNS_STAT_TABLES),
+			       execns_stat(EXECNS_STAT_USERS), hooks_armed() == 1);
 	disarm_proof(ntables, 0xd15a);
 	ksft_print_msg("%d processes x %d chains of up to %d execns each\n", procs, iters, depth);
 
@@ -531,7 +532,7 @@ int main(int argc, char **argv)
 		child_finish(&pounder);
 		sscanf(pounder.text, "%ld %ld %ld", &tries, &ok, &other);
 		ksft_test_result(holder >= 0 && tries > 0 && ok == 0 && other == 0 &&
-				 access("/sys/module/execns", F_OK) == 0,
+				 access(EXECNS_SYSFS_MODULE, F_OK) == 0,
 				 "%ld concurrent rmmod attempts all refused while a table lived (%ld succeeded, %ld odd errnos)",
 				 tries, ok, other);
 	}
@@ -539,21 +540,21 @@ int main(int argc, char **argv)
 	if (holder >= 0)
 		close(holder);
 	for (int i = 0; i < 200; i++) {
-		tables = execns_stat("tables");
-		users = execns_stat("users");
-		ucounts = execns_stat("ucounts");
+		tables = execns_stat(EXECNS_STAT_TABLES);
+		users = execns_stat(EXECNS_STAT_USERS);
+		ucounts = execns_stat(EXECNS_STAT_UCOUNTS);
 		if (!tables && !users && !ucounts && hooks_armed() != 1)
 			break;
 		usleep(100000);
 	}
-	ksft_test_result(tables == 0 && users == 0 && ucounts == 0 && execns_stat("hooks") == 0,
+	ksft_test_result(tables == 0 && users == 0 && ucounts == 0 && execns_stat(EXECNS_STAT_HOOKS) == 0,
 			 "no table, user_struct or ucounts left behind, hooks disarmed (tables %ld, users %ld, ucounts %ld, hook_arms %ld)",
-			 tables, users, ucounts, execns_stat("hook_arms"));
+			 tables, users, ucounts, execns_stat(EXECNS_STAT_HOOK_ARMS));
 
-	for (int i = 0; i < 100 && access("/sys/module/execns", F_OK) == 0; i++)
+	for (int i = 0; i < 100 && access(EXECNS_SYSFS_MODULE, F_OK) == 0; i++)
 		if (syscall(SYS_delete_module, "execns", O_NONBLOCK))
 			usleep(100000);
-	ksft_test_result(access("/sys/module/execns", F_OK) != 0, "the module unloads afterwards");
+	ksft_test_result(access(EXECNS_SYSFS_MODULE, F_OK) != 0, "the module unloads afterwards");
 
 	{
 		FILE *f = popen("dmesg | grep -E 'Oops|(^|[^A-Z_])BUG|WARNING:|Call Trace|refcount_t:|corruption|Poison|Redzone|general protection|double free|use-after-free|Object padding'", "r");

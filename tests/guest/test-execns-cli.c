@@ -133,16 +133,6 @@ fail:
 	return -1;
 }
 
-static long stat_of(const char *key)
-{
-	char buf[256], *p;
-
-	if (read_text("/proc/execns/stats", buf, sizeof(buf)) < 0)
-		return -1;
-	p = strstr(buf, key);
-	return p ? atol(p + strlen(key) + 1) : -1;
-}
-
 /*
  * The optional fields ("shared:N", "master:N", ...) of the mount at dir in
  * a mountinfo text: "" if none, "?" if dir is not mounted.
@@ -200,12 +190,12 @@ static void test_namespaces(char *out, size_t len)
 	ksft_test_result(st == 0 && atol(out) > 0, "-t/--uid-table starts the program in a new uid table (%ld)", atol(out));
 
 	/* Counted at allocation: live tables go only after an RCU grace period. */
-	allocs = stat_of("user_allocs");
+	allocs = execns_stat(EXECNS_STAT_USER_ALLOCS);
 	st = run((char *[]){ CLI, "-u", "sh", "-c", "hostname cli-trap", NULL }, out, len);
 	ok = one_line(out);
 	gethostname(host, sizeof(host) - 1);
 	ksft_test_result(st == 125 && ok && strstr(out, "--uts") && strstr(out, "--uid-table") &&
-			 strcmp(host, "cli-trap") && stat_of("user_allocs") == allocs,
+			 strcmp(host, "cli-trap") && execns_stat(EXECNS_STAT_USER_ALLOCS) == allocs,
 			 "-u: 125, one line naming --uts and --uid-table, nothing run (%s)", out);
 
 	st = run((char *[]){ CLI, "--user", "true", NULL }, out, len);
@@ -318,9 +308,9 @@ static void test_path_once(char *out, size_t len)
 	(void)out;
 	(void)len;
 	run_path = "/no/a:/no/b:/no/c:/bin:/usr/bin";
-	before = stat_of("user_allocs");
+	before = execns_stat(EXECNS_STAT_USER_ALLOCS);
 	st = run_counting((char *[]){ CLI, "-t", "-H", "true", NULL }, &calls);
-	after = stat_of("user_allocs");
+	after = execns_stat(EXECNS_STAT_USER_ALLOCS);
 	ksft_test_result(st == 0 && calls == 1 && (in_tree || after - before == 1),
 			 "PATH with 3 misses: one execns call (%ld), one uid table (%s)", calls,
 			 in_tree ? "no count of user_structs here" :
@@ -328,7 +318,7 @@ static void test_path_once(char *out, size_t len)
 
 	before = after;
 	st = run_counting((char *[]){ CLI, "-t", "-H", "no-such-program-xyz", NULL }, &calls);
-	after = stat_of("user_allocs");
+	after = execns_stat(EXECNS_STAT_USER_ALLOCS);
 	run_path = NULL;
 	ksft_test_result(st == 127 && calls == 0 && after == before,
 			 "a program on no PATH entry: 127 before any execns call (%ld), so before any table is made (%ld user_structs)",
@@ -467,20 +457,6 @@ static void test_creds_time_dirs(char *out, size_t len)
 			 "--root --wd: the program runs in the new root, in /sub (%.*s)", (int)strcspn(out, "\n"), out);
 }
 
-/* The word of /proc/execns/proof's last line, "verdict WORD" ("" if none). */
-static const char *proof_verdict(void)
-{
-	static char text[8192], word[16];
-	char *last;
-
-	word[0] = '\0';
-	read_text("/proc/execns/proof", text, sizeof(text));
-	last = strstr(text, "verdict ");
-	if (last)
-		sscanf(last, "verdict %15s", word);
-	return word;
-}
-
 /*
  * --which and --version: the module's table ids and version; on a kernel
  * with execns(2) of its own, the uid table's inode (the initial table's
@@ -488,8 +464,7 @@ static const char *proof_verdict(void)
  */
 static void test_which_version(char *out, size_t len)
 {
-	char mod[64] = "", want[200], pid[16];
-	const char *verdict;
+	char mod[64] = "", want[200], pid[16], verdict[16];
 	int in_tree = execns_in_tree();
 	int st, ok;
 
@@ -515,9 +490,9 @@ static void test_which_version(char *out, size_t len)
 				 "--version: the CLI's (%s), and no module: the kernel's own execns(2)", EXECNS_VERSION);
 		return;
 	}
-	read_text("/sys/module/execns/version", mod, sizeof(mod));
+	read_text(EXECNS_SYSFS_VERSION, mod, sizeof(mod));
 	mod[strcspn(mod, "\n")] = '\0';
-	verdict = proof_verdict();
+	execns_verdict(verdict, sizeof(verdict));
 	/* The versions, then the proof's verdict ("proof VERDICT: ..."). */
 	snprintf(want, sizeof(want), "execns %s\nmodule %s\nproof %s: ", mod, mod, verdict);
 	st = run((char *[]){ CLI, "--version", NULL }, out, len);

@@ -29,7 +29,6 @@
 #define STDIN_SCRIPT	"/tmp/execns-climsg-stdin"
 #define FAKE_DIR	"/tmp/execns-climsg"
 #define KPROBES_ON	"/sys/kernel/debug/kprobes/enabled"
-#define PROOF		"/proc/execns/proof"
 #define TRY		"Try 'execns --help' for more information.\n"
 
 /* What the child does before it runs the CLI. */
@@ -244,24 +243,25 @@ static void test_loaded_enosys(char *out, size_t len)
 /* EOPNOTSUPP for -t where the load-time proof refused uid tables. */
 static void test_refused(char *out, size_t len)
 {
-	char expect_row[256] = "", report[8192], fail[512] = "", want[1024], *l;
+	char expect_row[256] = "", report[8192], fail[512] = "", want[1024];
+	const char *l;
 	int st;
 
 	read_line("/etc/execns/proof", expect_row, sizeof(expect_row));
-	if (strncmp(expect_row, "refused", 7)) {
+	if (strncmp(expect_row, EXECNS_VERDICT_REFUSED, strlen(EXECNS_VERDICT_REFUSED))) {
 		ksft_test_result_code(KSFT_SKIP, "uid tables refused: -t names the failed check",
 				      "this row's proof is '%s', not refused (tests/kernels.conf)",
 				      *expect_row ? expect_row : "unknown");
 		return;
 	}
-	if (read_text(PROOF, report, sizeof(report)) > 0) {
-		l = strstr(report, "\nFAIL ");
-		l = l ? l + 1 : !strncmp(report, "FAIL ", 5) ? report : NULL;
+	if (read_text(EXECNS_PROC_PROOF, report, sizeof(report)) > 0) {
+		l = strstr(report, "\n" EXECNS_PROOF_FAIL " ");
+		l = execns_after(l ? l + 1 : report, EXECNS_PROOF_FAIL);
 		if (l)
-			snprintf(fail, sizeof(fail), "%.*s", (int)strcspn(l + 5, "\n"), l + 5);
+			snprintf(fail, sizeof(fail), "%.*s", (int)strcspn(l, "\n"), l);
 	}
 	snprintf(want, sizeof(want),
-		 "execns: uid tables are refused on this kernel: the module's load-time proof failed (%s); namespaces still work without -t; see " PROOF " and execns(2)\n",
+		 "execns: uid tables are refused on this kernel: the module's load-time proof failed (%s); namespaces still work without -t; see " EXECNS_PROC_PROOF " and execns(2)\n",
 		 fail);
 	st = cli((char *[]){ CLI, "-t", "true", NULL }, CHILD_STDERR, NULL, out, len);
 	expect("uid tables refused: -t names the failed check", st, out, 125, want);

@@ -18,7 +18,7 @@
 #define F		NS_PREPARED
 #define PROBE		"/tmp/execns-errors-probe"
 #define NOEXEC_DIR	"/tmp/execns-noexec"
-#define FAIL_NTH	"/sys/module/execns/parameters/fail_nth"
+#define FAIL_NTH	EXECNS_SYSFS_DIR "/fail_nth"
 #define MAX_NET_NS	"/proc/sys/user/max_net_namespaces"
 #define PROBE_FD	10
 #define PIPE_RD		20
@@ -53,7 +53,7 @@ static int fail_child(void *arg)
 {
 	const struct fail_case *c = arg;
 	struct proc_state before, after;
-	int then = c->then_plain ? 0 : (int)(c->flags & NS_ALL);
+	int then = c->then_plain ? 0 : (int)(c->flags & EXECNS_NS_FLAGS);
 	int p[2], probe;
 	sigset_t usr2;
 	char buf[8];
@@ -107,7 +107,7 @@ static int fail_child(void *arg)
 
 static void run_fail_case(const struct fail_case *c)
 {
-	int then = c->then_plain ? 0 : (int)(c->flags & NS_ALL);
+	int then = c->then_plain ? 0 : (int)(c->flags & EXECNS_NS_FLAGS);
 	struct report r;
 	struct child ch;
 

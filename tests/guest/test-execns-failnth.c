@@ -26,12 +26,8 @@
 #include <time.h>
 #include "lib/test.h"
 
-#ifndef CLONE_NEWTIME
-#define CLONE_NEWTIME	0x00000080
-#endif
 /* CLONE_NEWNET's 500-odd allocations have their own sweep; twice is too slow. */
-#define ALL_BUT_NET	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | \
-			 CLONE_NEWCGROUP | CLONE_NEWTIME | CLONE_NEWUSER)
+#define ALL_BUT_NET	(EXECNS_FLAGS & ~CLONE_NEWNET)
 #define MAX_NTH		4000
 /*
  * Seconds for every sweep.  Only the debug kernel has fail-nth, and there
@@ -372,13 +368,13 @@ struct table_counts {
 static bool table_counts(struct table_counts *c)
 {
 	char line[512], want[128], want_user[64];
-	FILE *f = fopen("/proc/execns/tables", "r");
+	FILE *f = fopen(EXECNS_PROC_TABLES, "r");
 	bool found = false;
 
-	snprintf(want, sizeof(want), "ucounts uid %u ns %lu table %ld ",
-		 getuid(), ns_inode("user"), read_long("/proc/execns/self"));
-	snprintf(want_user, sizeof(want_user), "uid %u table %ld ", getuid(),
-		 read_long("/proc/execns/self"));
+	snprintf(want, sizeof(want), EXECNS_TABLES_UCOUNTS " uid %u ns %lu table %ld ",
+		 getuid(), ns_inode("user"), read_long(EXECNS_PROC_SELF));
+	snprintf(want_user, sizeof(want_user), EXECNS_TABLES_UID " %u table %ld ", getuid(),
+		 read_long(EXECNS_PROC_SELF));
 	while (f && fgets(line, sizeof(line), f)) {
 		char *np = strstr(line, " nproc "), *un = strstr(line, " user_namespaces ");
 
@@ -650,9 +646,9 @@ int main(int argc, char **argv)
 		ksft_finished();
 	}
 	for (int i = 0; i < 50; i++) {
-		tables = execns_stat("tables");
-		users = execns_stat("users");
-		ucounts = execns_stat("ucounts");
+		tables = execns_stat(EXECNS_STAT_TABLES);
+		users = execns_stat(EXECNS_STAT_USERS);
+		ucounts = execns_stat(EXECNS_STAT_UCOUNTS);
 		if (!tables && !users && !ucounts)
 			break;
 		usleep(100000);

@@ -16,7 +16,7 @@
 #include <sched.h>
 #include "lib/test.h"
 
-#define FAIL_NTH	"/sys/module/execns/parameters/fail_nth"
+#define FAIL_NTH	EXECNS_SYSFS_DIR "/fail_nth"
 #define FLAGS		(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | \
 			 CLONE_NEWPID | CLONE_NEWUSER)
 #define MAX_STEPS	16
@@ -148,8 +148,8 @@ int main(int argc, char **argv)
 			 "execns succeeds once past its %d fallible steps", steps);
 	ksft_test_result(settle("tables") == 0, "no uid table left behind");
 	ksft_test_result(settle("users") == 0, "every user_struct the module allocated was freed (allocs %ld, frees %ld)",
-			 execns_stat("user_allocs"), execns_stat("user_frees"));
+			 execns_stat(EXECNS_STAT_USER_ALLOCS), execns_stat(EXECNS_STAT_USER_FREES));
 	ksft_test_result(settle("ucounts") == 0, "every ucounts the module allocated was freed (allocs %ld, frees %ld)",
-			 execns_stat("ucounts_allocs"), execns_stat("ucounts_frees"));
+			 execns_stat(EXECNS_STAT_UCOUNTS_ALLOCS), execns_stat(EXECNS_STAT_UCOUNTS_FREES));
 	ksft_finished();
 }

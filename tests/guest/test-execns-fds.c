@@ -150,7 +150,7 @@ int main(int argc, char **argv)
 	test_start(5, TEST_TIMEOUT);
 	test_closed(CLONE_NEWUTS);
 	test_closed(0);
-	test_closed(NS_ALL);
+	test_closed(EXECNS_NS_FLAGS);
 	test_stdin_cloexec();
 	test_shared_table();
 	ksft_finished();

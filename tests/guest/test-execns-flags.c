@@ -143,7 +143,7 @@ static void test_args(void)
 	struct report r;
 	int err, st;
 
-	st = spawn_report(NS_ALL, opts, &r, &err);
+	st = spawn_report(EXECNS_NS_FLAGS, opts, &r, &err);
 	ksft_test_result(exited_ok(st) && r.ok && r.argc == 5 && !strcmp(r.env, "report-env"),
 			 "argv (%d arguments) and envp (%s) reach the new program as given",
 			 r.argc, r.env);
@@ -161,7 +161,7 @@ int main(int argc, char **argv)
 	test_start(NR_FLAGS + 2 + 7, TEST_TIMEOUT);
 	for (size_t i = 0; i < NR_FLAGS; i++)
 		test_flags(flag_names[i].flag);
-	test_flags(NS_ALL);
+	test_flags(EXECNS_NS_FLAGS);
 	test_flags(0);
 	test_hostname();
 	test_pid();

@@ -14,7 +14,7 @@
 
 #define INIT_LINE	"fail_init: failing module init after the syscall slot was armed"
 
-#define INITSTATE	"/sys/module/execns/initstate"
+#define INITSTATE	EXECNS_SYSFS_MODULE "/initstate"
 
 struct spin {
 	volatile int stop;
@@ -81,10 +81,10 @@ int main(void)
 	err = execns_insmod("fail_init=1");
 	s->stop = 1;
 	waitpid(pid, &status, 0);
-	ksft_test_result(err == EAGAIN && !execns_loaded() && access("/proc/execns", F_OK) &&
+	ksft_test_result(err == EAGAIN && !execns_loaded() && access(EXECNS_PROC_DIR, F_OK) &&
 			 log_has(INIT_LINE) == lines + 1,
 			 "insmod fail_init=1 fails with EAGAIN after arming the slot, and nothing of the module stays (errno %d, loaded %d, /proc/execns %s)\n",
-			 err, execns_loaded(), access("/proc/execns", F_OK) ? "gone" : "still there");
+			 err, execns_loaded(), access(EXECNS_PROC_DIR, F_OK) ? "gone" : "still there");
 	ksft_test_result(s->coming > 0 && s->other == 0,
 			 "while init could still fail, every call to syscall %ld was ENOSYS (%ld calls, %ld of them while the module was loading, %ld ENOSYS, %ld answered, last errno %ld)\n",
 			 nr, s->calls, s->coming, s->enosys, s->other, s->last_errno);

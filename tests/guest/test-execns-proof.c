@@ -24,17 +24,10 @@
 #include <sys/utsname.h>
 #include "lib/test.h"
 
-#define PROOF		"/proc/execns/proof"
 #define EXPECT		"/etc/execns/proof"
-#define FORBID		"/sys/module/execns/parameters/forbid_unshare"
+#define FORBID		EXECNS_SYSFS_DIR "/forbid_unshare"
 #define CLI		"/usr/local/bin/execns"
 #define MAX_FAILS	32
-
-/* What each failed check ends with, by what it costs (module/proof.c). */
-#define COST_ACCOUNTING	" (costs accounting, not memory: "
-#define COST_GLOBAL	" may stay global)"
-#define COST_TABLES	" (refuses uid tables)"
-#define COST_FORBID	" (refuses forbid_unshare)"
 
 /* The kernel log's verdict line (module/proof.c's execns_proof_init()). */
 #define LOG_PROVEN	"checks passed: uid tables available, their accounting exact"
@@ -51,7 +44,7 @@ static unsigned int callers_seen, watched_seen;
 static const char *const hooked[] = {
 	"alloc_uid", "find_user", "alloc_ucounts", "commit_creds", "ksys_unshare",
 };
-static char *fail_line[MAX_FAILS];
+static const char *fail_line[MAX_FAILS];
 static unsigned int oks, fails, others, costs_accounting, costs_tables, costs_forbid, costs_unknown;
 static char verdict[16] = "missing";
 static int window_before = -1, window_after = -1;
@@ -65,40 +58,44 @@ static bool ends_with(const char *s, const char *tail)
 
 static void read_report(void)
 {
+	const char *rest;
 	char *line, *save;
 
-	if (read_text(PROOF, report, sizeof(report)) <= 0)
+	if (read_text(EXECNS_PROC_PROOF, report, sizeof(report)) <= 0)
 		return;
 	for (line = strtok_r(report, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(line, "ok ", 3)) {
+		if ((rest = execns_after(line, EXECNS_PROOF_OK))) {
 			oks++;
-			if (!strncmp(line, "ok text: read ", 14))
-				snprintf(text_line, sizeof(text_line), "%s", line + 3);
-			if (strstr(line, WATCHED))
+			if (!strncmp(rest, "text: read ", 11))
+				snprintf(text_line, sizeof(text_line), "%s", rest);
+			if (strstr(rest, WATCHED))
 				watched_seen++;
 			for (size_t i = 0; i < sizeof(hooked) / sizeof(hooked[0]); i++) {
 				char want[64];
 
-				snprintf(want, sizeof(want), "ok callers: %s: ", hooked[i]);
-				if (!strncmp(line, want, strlen(want)))
+				snprintf(want, sizeof(want), "callers: %s: ", hooked[i]);
+				if (!strncmp(rest, want, strlen(want)))
 					callers_seen |= 1u << i;
 			}
-		} else if (!strncmp(line, "FAIL ", 5)) {
+		} else if ((rest = execns_after(line, EXECNS_PROOF_FAIL))) {
 			if (fails < MAX_FAILS)
-				fail_line[fails] = line + 5;
+				fail_line[fails] = rest;
 			fails++;
-			if (strstr(line, COST_ACCOUNTING) && ends_with(line, COST_GLOBAL))
+			/* What each failed check ends with, by what it costs. */
+			if (strstr(rest, EXECNS_PROOF_COSTS_ACCOUNTING) &&
+			    ends_with(rest, EXECNS_PROOF_MAY_STAY_GLOBAL))
 				costs_accounting++;
-			else if (ends_with(line, COST_TABLES))
+			else if (ends_with(rest, EXECNS_PROOF_REFUSES_TABLES))
 				costs_tables++;
-			else if (ends_with(line, COST_FORBID))
+			else if (ends_with(rest, EXECNS_PROOF_REFUSES_FORBID))
 				costs_forbid++;
 			else
 				costs_unknown++;
-		} else if (!strcmp(line, "verdict proven") || !strcmp(line, "verdict partial") ||
-			   !strcmp(line, "verdict refused")) {
-			snprintf(verdict, sizeof(verdict), "%s", line + strlen("verdict "));
-		} else if (sscanf(line, "entry window -%d +%d", &window_before,
+		} else if ((rest = execns_after(line, EXECNS_PROOF_VERDICT)) &&
+			   (!strcmp(rest, EXECNS_VERDICT_PROVEN) || !strcmp(rest, EXECNS_VERDICT_PARTIAL) ||
+			    !strcmp(rest, EXECNS_VERDICT_REFUSED))) {
+			snprintf(verdict, sizeof(verdict), "%s", rest);
+		} else if (sscanf(line, EXECNS_PROOF_WINDOW " -%d +%d", &window_before,
 				  &window_after) == 2) {
 			continue;
 		} else {
@@ -232,7 +229,7 @@ static bool fails_logged(void)
 
 int main(void)
 {
-	char out[2048], want[16] = "proven", *site = "", line[160];
+	char out[2048], want[16] = EXECNS_VERDICT_PROVEN, *site = "", line[160];
 	char *cli[] = { CLI, "-t", "/bin/true", NULL };
 	const char *first = "";
 	bool proven, partial, refused, forbid;
@@ -247,15 +244,15 @@ int main(void)
 	}
 	if (fails)
 		first = fail_line[0];
-	proven = !strcmp(verdict, "proven");
-	partial = !strcmp(verdict, "partial");
-	refused = !strcmp(verdict, "refused");
+	proven = !strcmp(verdict, EXECNS_VERDICT_PROVEN);
+	partial = !strcmp(verdict, EXECNS_VERDICT_PARTIAL);
+	refused = !strcmp(verdict, EXECNS_VERDICT_REFUSED);
 	/* forbid_unshare is offered unless its own check failed or tables are refused. */
 	forbid = !costs_forbid && !costs_tables;
 
 	ksft_test_result(strcmp(verdict, "missing") && !others && oks + fails > 0 && !costs_unknown,
 			 "%s: %u ok and %u failed checks, each failure ending in what it costs (%u unknown), then a verdict\n",
-			 PROOF, oks, fails, costs_unknown);
+			 EXECNS_PROC_PROOF, oks, fails, costs_unknown);
 	/* The evidence: the kernel's text read, and each hooked function's callers found in it. */
 	/*
 	 * alloc_ucounts() is hooked only where credentials have ucounts (bit
@@ -265,12 +262,12 @@ int main(void)
 	if (fails && strstr(fail_line[0], "cannot read the symbol table"))
 		ksft_test_result(!*text_line && !callers_seen && refused,
 				 "%s: the symbol table cannot be read, so no text was scanned, and uid tables are refused (mask %#x)\n",
-				 PROOF, callers_seen);
+				 EXECNS_PROC_PROOF, callers_seen);
 	else
 		ksft_test_result(*text_line &&
 				 callers_seen == (kernel_cred_ucounts() ? 0x1fu : 0x1fu & ~(1u << 2)),
 				 "%s shows its evidence: \"%s\", and a callers line for each of alloc_uid, find_user, %scommit_creds and ksys_unshare (mask %#x)\n",
-				 PROOF, text_line, kernel_cred_ucounts() ? "alloc_ucounts, " : "",
+				 EXECNS_PROC_PROOF, text_line, kernel_cred_ucounts() ? "alloc_ucounts, " : "",
 				 callers_seen);
 	/*
 	 * The kernel's lock and cache: by name where /proc/kallsyms has data
@@ -281,7 +278,7 @@ int main(void)
 	e = !kallsyms_has("uid_cachep") && !kallsyms_has("uidhash_lock");
 	ksft_test_result(watched_seen == (e ? 2u : 0u) && log_count(WATCHED) == e,
 			 "%s: uidhash_lock and uid_cachep %s (%u such lines, %d in dmesg)\n",
-			 PROOF, e ? "found by watching the kernel use them: /proc/kallsyms has no data symbols" :
+			 EXECNS_PROC_PROOF, e ? "found by watching the kernel use them: /proc/kallsyms has no data symbols" :
 			 "found by name in /proc/kallsyms", watched_seen, log_count(WATCHED));
 	ksft_test_result(!strcmp(verdict, want) &&
 			 (proven ? !fails :
@@ -323,7 +320,7 @@ int main(void)
 	out[strcspn(out, "\n")] = '\0';
 	if (refused)
 		ksft_test_result(rc == 125 && strstr(out, "load-time proof failed") &&
-				 strstr(out, first) && strstr(out, PROOF),
+				 strstr(out, first) && strstr(out, EXECNS_PROC_PROOF),
 				 "execns -t true: exit %d, one line naming the check (%s)\n", rc, out);
 	else
 		ksft_test_result(rc == 0, "execns -t true: exit %d\n", rc);

@@ -10,7 +10,6 @@
  */
 #include "lib/test.h"
 
-#define PROOF	"/proc/execns/proof"
 /*
  * The capacity tried: 600 bytes, or half the report where it is shorter
  * than twice that (a kernel whose proof stops at its first checks, as on
@@ -39,9 +38,10 @@ static int whole_lines(const char *buf)
 
 	snprintf(copy, sizeof(copy), "%s", buf);
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (strncmp(line, "ok ", 3) && strncmp(line, "FAIL ", 5) &&
-		    strncmp(line, "entry window ", 13) && strncmp(line, "report truncated: ", 18) &&
-		    strncmp(line, "verdict ", 8))
+		if (!execns_after(line, EXECNS_PROOF_OK) && !execns_after(line, EXECNS_PROOF_FAIL) &&
+		    !execns_after(line, EXECNS_PROOF_WINDOW) &&
+		    !execns_after(line, EXECNS_PROOF_TRUNCATED) &&
+		    !execns_after(line, EXECNS_PROOF_VERDICT))
 			return 0;
 	return 1;
 }
@@ -53,7 +53,7 @@ int main(void)
 	int rm, ins, rm2, ins2;
 
 	test_start(5, 0);
-	nfull = read_text(PROOF, full, sizeof(full));
+	nfull = read_text(EXECNS_PROC_PROOF, full, sizeof(full));
 	if (nfull > 0 && nfull < 2 * CAP_MAX)
 		cap = nfull / 2;
 	snprintf(verdict, sizeof(verdict), "%s", nfull > 0 ? last_line(full) : "");
@@ -64,8 +64,8 @@ int main(void)
 	ksft_test_result(nfull > cap && !rm && !ins,
 			 "the module reloads with %s (its full report: %zd bytes, %s; rmmod errno %d, insmod errno %d)",
 			 opt, nfull, verdict, rm, ins);
-	ncapped = ins ? -1 : read_text(PROOF, capped, sizeof(capped));
-	ksft_test_result(ncapped > 0 && ncapped <= cap + 160 && strstr(capped, "\nreport truncated: ") &&
+	ncapped = ins ? -1 : read_text(EXECNS_PROC_PROOF, capped, sizeof(capped));
+	ksft_test_result(ncapped > 0 && ncapped <= cap + 160 && strstr(capped, "\n" EXECNS_PROOF_TRUNCATED " ") &&
 			 whole_lines(capped),
 			 "the capped report keeps whole lines and says how many it dropped (%zd bytes)", ncapped);
 	ksft_test_result(ncapped > 0 && !strcmp(last_line(capped), verdict),
@@ -74,8 +74,8 @@ int main(void)
 	ins2 = rm2 ? -1 : execns_insmod("");
 	ksft_test_result(!rm2 && !ins2, "reloaded as the runner loaded it (rmmod errno %d, insmod errno %d)",
 			 rm2, ins2);
-	nfull = read_text(PROOF, full, sizeof(full));
-	ksft_test_result(nfull > cap && !strstr(full, "report truncated: ") && whole_lines(full),
+	nfull = read_text(EXECNS_PROC_PROOF, full, sizeof(full));
+	ksft_test_result(nfull > cap && !strstr(full, EXECNS_PROOF_TRUNCATED " ") && whole_lines(full),
 			 "its report is whole again (%zd bytes, no truncation line)", nfull);
 	ksft_finished();
 }

@@ -145,22 +145,6 @@ static int child(void *arg)
 	return 0;
 }
 
-/* "NAME N" from /proc/execns/stats, -1 if absent. */
-static long stat_of(const char *name)
-{
-	char line[128], k[64];
-	long v, found = -1;
-	FILE *f = fopen("/proc/execns/stats", "re");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %ld", k, &v) == 2 && !strcmp(k, name))
-			found = v;
-	fclose(f);
-	return found;
-}
-
 static void setup(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -181,11 +165,11 @@ static void setup(void)
 /* The module: its counters of what the calls made, back to 0. */
 static void left_module(void)
 {
-	for (int i = 0; i < 300 && (stat_of("tables") || stat_of("users") || stat_of("ucounts")); i++)
+	for (int i = 0; i < 300 && (execns_stat(EXECNS_STAT_TABLES) || execns_stat(EXECNS_STAT_USERS) || execns_stat(EXECNS_STAT_UCOUNTS)); i++)
 		usleep(100000);
-	ksft_test_result(!stat_of("tables") && !stat_of("users") && !stat_of("ucounts"),
+	ksft_test_result(!execns_stat(EXECNS_STAT_TABLES) && !execns_stat(EXECNS_STAT_USERS) && !execns_stat(EXECNS_STAT_UCOUNTS),
 			 "nothing left behind: tables %ld, users %ld, ucounts %ld",
-			 stat_of("tables"), stat_of("users"), stat_of("ucounts"));
+			 execns_stat(EXECNS_STAT_TABLES), execns_stat(EXECNS_STAT_USERS), execns_stat(EXECNS_STAT_UCOUNTS));
 }
 
 /* The kernel's own execns(2): the namespace numbers in use, as before. */

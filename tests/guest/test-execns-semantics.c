@@ -28,11 +28,7 @@
 #include "lib/test.h"
 
 /* The module's default slot, which the twin's kernel leaves unassigned. */
-#if defined(__s390x__)
-#define MODULE_SLOT	403	/* module/arch/s390/execns-arch.h */
-#else
-#define MODULE_SLOT	400	/* module/arch/{x86,arm64}/execns-arch.h */
-#endif
+#define MODULE_SLOT	EXECNS_NR_DEFAULT
 
 #define MISSING		"/nonexistent/execns-semantics"
 #define MARK_FD		7	/* a descriptor without close-on-exec */
@@ -40,10 +36,9 @@
 #define FTRACE_ENABLED	"/proc/sys/kernel/ftrace_enabled"
 #define FORBID_SYSCTL	"/proc/sys/kernel/forbid_unshare"
 #define FORBID_PARAM	EXECNS_SYSFS_DIR "/forbid_unshare"
-#define PROOF		"/proc/execns/proof"
 #define SLABS		"/sys/kernel/slab"
 #define EVENTS		"/sys/kernel/tracing/events"
-#define MODULE_REFCNT	"/sys/module/execns/refcnt"
+#define MODULE_REFCNT	EXECNS_SYSFS_MODULE "/refcnt"
 
 /* From <linux/io_uring.h>, which clashes with <fcntl.h> (test-uidtab-counters.c). */
 #define IORING_OFF_SQ_RING	0ULL
@@ -157,19 +152,6 @@ static const struct child_mode modes[] = {
 };
 
 /* ------------------------------------------------------------ helpers */
-
-/* The proof's verdict word ("proven", "partial", "refused"), "" without one (the twin). */
-static void proof_verdict(char *out, size_t len)
-{
-	char text[8192], *v;
-
-	out[0] = '\0';
-	if (read_text(PROOF, text, sizeof(text)) <= 0)
-		return;
-	v = strstr(text, "verdict ");
-	if (v)
-		snprintf(out, len, "%.*s", (int)strcspn(v + 8, " \n"), v + 8);
-}
 
 static long raw_missing(long nr)
 {
@@ -353,21 +335,22 @@ static int test_tables_allowed(struct child *a)
 {
 	char verdict[32];
 
-	proof_verdict(verdict, sizeof(verdict));
+	execns_verdict(verdict, sizeof(verdict));
 	child_execns(CLONE_NEWUSER, "ident", (const char *[]){ "a", NULL }, 1, a);
 	if (in_tree) {
-		ksft_test_result(child_ok(a) && child_val(a, "a_self") > 0 && !exists(PROOF),
+		ksft_test_result(child_ok(a) && child_val(a, "a_self") > 0 && !exists(EXECNS_PROC_PROOF),
 				 "d5 refusals: twin: execns(CLONE_NEWUSER) makes a table, no load-time proof to refuse it (execns errno %ld)",
 				 child_val(a, "execns_errno") == CHILD_NONE ? 0 : child_val(a, "execns_errno"));
 		return child_ok(a);
 	}
-	if (!strcmp(verdict, "refused")) {
+	if (!strcmp(verdict, EXECNS_VERDICT_REFUSED)) {
 		ksft_test_result(child_val(a, "execns_errno") == EOPNOTSUPP,
 				 "d5 refusals: module: the load-time proof refused uid tables here, and execns(CLONE_NEWUSER) is EOPNOTSUPP (%ld)",
 				 child_val(a, "execns_errno"));
 		return 0;
 	}
-	ksft_test_result((!strcmp(verdict, "proven") || !strcmp(verdict, "partial")) &&
+	ksft_test_result((!strcmp(verdict, EXECNS_VERDICT_PROVEN) ||
+			  !strcmp(verdict, EXECNS_VERDICT_PARTIAL)) &&
 			 child_ok(a) && child_val(a, "a_self") > 0,
 			 "d5 refusals: module: the load-time proof says %s, and execns(CLONE_NEWUSER) makes a table (execns errno %ld)",
 			 verdict[0] ? verdict : "nothing",
@@ -458,12 +441,12 @@ static void test_listing(int tables, const struct child *a)
 	static struct ut_snap s;
 
 	if (in_tree) {
-		ksft_test_result(!exists("/proc/execns") && exists(EXECNS_PROC_UIDTAB),
+		ksft_test_result(!exists(EXECNS_PROC_DIR) && exists(EXECNS_PROC_UIDTAB),
 				 "d4 listing: twin: no /proc/execns (no tables, stats, self or proof files); a table shows only as /proc/PID/ns/uidtab");
 		return;
 	}
 	ut_snap_read(&s);
-	ksft_test_result(s.ok && !s.bad && execns_stat("tables") >= 0 &&
+	ksft_test_result(s.ok && !s.bad && execns_stat(EXECNS_STAT_TABLES) >= 0 &&
 			 (!tables || child_val(a, "a_listed") == 1),
 			 "d4 listing: module: /proc/execns/tables lists every table (%d now, %d bad lines)%s",
 			 s.ntables, s.bad, tables ? ", the new program's own among them while it ran" : "");

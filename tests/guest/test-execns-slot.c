@@ -28,7 +28,6 @@
 
 #define KO	"/lib/modules/execns.ko"
 #define PARAMS	"/etc/execns/params"
-#define NR_FILE	"/sys/module/execns/parameters/syscall_nr"
 
 #if defined(__aarch64__) || defined(__arm__)
 #define NATIVE		"arm64"
@@ -176,7 +175,7 @@ int main(void)
 	unload();
 	snprintf(own, sizeof(own), "%s", params);
 	ret = load(own);
-	ksft_test_result(!ret && access(NR_FILE, R_OK) == 0,
+	ksft_test_result(!ret && access(EXECNS_SYSFS_SYSCALL_NR, R_OK) == 0,
 			 "loaded again with the runner's parameters \"%s\" (errno %d)", own, ret ? errno : 0);
 	ksft_finished();
 }

@@ -17,7 +17,7 @@
 #include <sys/mman.h>
 #include "lib/test.h"
 
-#define REFCNT	"/sys/module/execns/refcnt"
+#define REFCNT	EXECNS_SYSFS_MODULE "/refcnt"
 #define PAGE	4096
 
 /* The child's ends of the control and go pipes (ctl[1], go[0]), the test's. */
@@ -110,7 +110,7 @@ static void kill_while_held(long base)
 	close(go[0]);
 	n = read(ctl[0], line, sizeof(line) - 1);
 	line[n > 0 ? n : 0] = '\0';
-	tables = execns_stat("tables");
+	tables = execns_stat(EXECNS_STAT_TABLES);
 	kill(c.pid, SIGKILL);
 	child_finish(&c);
 	/*
@@ -120,15 +120,15 @@ static void kill_while_held(long base)
 	 * was read once, at once, and CI saw it at 1 a moment after the
 	 * table and users were gone (backports, once).
 	 */
-	for (int i = 0; i < 300 && (execns_stat("tables") || execns_stat("users") ||
+	for (int i = 0; i < 300 && (execns_stat(EXECNS_STAT_TABLES) || execns_stat(EXECNS_STAT_USERS) ||
 				    read_long(REFCNT) != base); i++)
 		usleep(100000);
 	ksft_test_result(!strncmp(line, "blocked", 7) && tables == 1 && WIFSIGNALED(c.status) &&
 			 WTERMSIG(c.status) == SIGKILL,
 			 "a held execns(CLONE_NEWUSER|NS|UTS|NET), its table prepared (%ld), dies by SIGKILL", tables);
-	ksft_test_result(read_long(REFCNT) == base && execns_stat("tables") == 0 && execns_stat("users") == 0,
+	ksft_test_result(read_long(REFCNT) == base && execns_stat(EXECNS_STAT_TABLES) == 0 && execns_stat(EXECNS_STAT_USERS) == 0,
 			 "and leaves nothing: refcnt %ld (was %ld), %ld tables, %ld user_structs",
-			 read_long(REFCNT), base, execns_stat("tables"), execns_stat("users"));
+			 read_long(REFCNT), base, execns_stat(EXECNS_STAT_TABLES), execns_stat(EXECNS_STAT_USERS));
 	close(ctl[0]);
 	close(go[1]);
 }

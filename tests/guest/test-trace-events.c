@@ -67,11 +67,11 @@ static int count_table(const char *event, long table)
 static int live_users(void)
 {
 	char line[512];
-	FILE *f = fopen("/proc/execns/tables", "r");
+	FILE *f = fopen(EXECNS_PROC_TABLES, "r");
 	int n = 0;
 
 	while (f && fgets(line, sizeof(line), f))
-		n += !strncmp(line, "uid ", 4);
+		n += !!execns_after(line, EXECNS_TABLES_UID);
 	if (f)
 		fclose(f);
 	return f ? n : -1;
@@ -82,7 +82,7 @@ static int work(void)
 {
 	static const uid_t uids[] = { 1001, 1000 };
 
-	child_putl("self", read_long("/proc/execns/self"));
+	child_putl("self", read_long(EXECNS_PROC_SELF));
 	for (size_t i = 0; i < 2; i++)
 		if (child_as_uid(uids[i]))
 			return 1;
@@ -94,7 +94,7 @@ static int work(void)
 __attribute__((noreturn))
 static int hold(void)
 {
-	child_putl("self", read_long("/proc/execns/self"));
+	child_putl("self", read_long(EXECNS_PROC_SELF));
 	child_detach();
 	for (;;)
 		pause();
@@ -110,7 +110,7 @@ static long start(const char *mode, int wait, struct child *c)
 
 static void wait_no_tables(void)
 {
-	for (int i = 0; i < 100 && execns_stat("tables") > 0; i++)
+	for (int i = 0; i < 100 && execns_stat(EXECNS_STAT_TABLES) > 0; i++)
 		usleep(50000);
 }
 

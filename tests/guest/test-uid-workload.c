@@ -105,9 +105,9 @@ int main(int argc, char **argv)
 	ksft_test_result(ok, "%d tables: setuid() to two uids and a lookup in each", NR_TABLES);
 	ksft_test_result(!child_as_uid(5000), "setuid(5000) in the global table");
 	if (ut_listing()) {
-		for (int i = 0; i < 100 && execns_stat("tables") > 0; i++)
+		for (int i = 0; i < 100 && execns_stat(EXECNS_STAT_TABLES) > 0; i++)
 			usleep(50000);
-		tables_left = execns_stat("tables");
+		tables_left = execns_stat(EXECNS_STAT_TABLES);
 		ksft_test_result(tables_left == 0, "every table ended with its processes (%ld left)", tables_left);
 	} else {
 		ut_check_gone(-1, "every table ended with its processes");
@@ -117,12 +117,12 @@ int main(int argc, char **argv)
 
 		t = in_table("holder", NULL, 0, &c);
 		/* users counts frees after RCU: earlier tables' may still be due. */
-		for (int i = 0; ut_listing() && i < 300 && execns_stat("users") != 2; i++)
+		for (int i = 0; ut_listing() && i < 300 && execns_stat(EXECNS_STAT_USERS) != 2; i++)
 			usleep(50000);
 		snprintf(s, sizeof(s), "%d\n", c.pid);
 		write_file("/tmp/execns-hold.pid", s, 0644);
 		ksft_print_msg("held table %ld uids 0 3000\n", t);
-		ksft_test_result(t > 0 && (!ut_listing() || execns_stat("users") == 2),
+		ksft_test_result(t > 0 && (!ut_listing() || execns_stat(EXECNS_STAT_USERS) == 2),
 				 "table %ld held by process group %d", t, c.pid);
 	}
 	ksft_finished();

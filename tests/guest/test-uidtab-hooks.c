@@ -38,12 +38,12 @@
 /* Until the module's user_structs are all back (after RCU), at most secs. */
 static long wait_users_gone(int secs)
 {
-	long users = execns_stat("users");
+	long users = execns_stat(EXECNS_STAT_USERS);
 
 	for (int i = 0; users != 0 && i < secs * 10; i++) {
 		child_reap_zombies();
 		sleep_ms(100);
-		users = execns_stat("users");
+		users = execns_stat(EXECNS_STAT_USERS);
 	}
 	return users;
 }
@@ -143,7 +143,7 @@ int main(int argc, char **argv)
 	ret = set_knob(KPROBES_ENABLED, "1");
 	ksft_test_result(!ret, "kprobes enabled again");
 
-	arms = execns_stat("hook_arms");
+	arms = execns_stat(EXECNS_STAT_HOOK_ARMS);
 	ret = write_knob(FTRACE_ENABLED, "0");
 	err = errno;
 	read_line(FTRACE_ENABLED, v, sizeof(v));
@@ -173,10 +173,10 @@ int main(int argc, char **argv)
 	write_knob(FTRACE_ENABLED, "1");
 
 	child_in_table("table", NULL, &o);
-	ksft_test_result(child_val(&o, "self") > 0 && execns_stat("hook_arms") > arms &&
+	ksft_test_result(child_val(&o, "self") > 0 && execns_stat(EXECNS_STAT_HOOK_ARMS) > arms &&
 			 ut_wait_tables(0, UT_RCU_SECS) == 0,
 			 "with everything on, execns(CLONE_NEWUSER) makes a table again (%ld), arming the hooks again (%ld > %ld)",
-			 child_val(&o, "self"), execns_stat("hook_arms"), arms);
+			 child_val(&o, "self"), execns_stat(EXECNS_STAT_HOOK_ARMS), arms);
 	write_knob(KPROBES_ENABLED, "1");
 	ksft_finished();
 }

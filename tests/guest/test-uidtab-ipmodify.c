@@ -135,7 +135,7 @@ static void no_table(int i)
 	unload = load ? -1 : probe_unload();
 	if (hooks[i].kind == REDIRECTED)
 		ksft_test_result(!load && err == EBUSY && ut_self() == 0 && ut_ntables() == 0 &&
-				 execns_stat("hooks") == 0 && !unload && !module_listed(PROBE_NAME),
+				 execns_stat(EXECNS_STAT_HOOKS) == 0 && !unload && !module_listed(PROBE_NAME),
 				 "no table: the probe loads on %s (errno %d); execns(CLONE_NEWUSER) is then EBUSY, the hooks disarmed, the caller in no table (errno %ld, tables %d); the probe unloads (errno %d)",
 				 func, load, err, ut_ntables(), unload);
 	else
@@ -234,8 +234,8 @@ int main(int argc, char **argv)
 
 	member = child_execns(CLONE_NEWUSER, "member", NULL, 0, &o) ? -1 : o.pid;
 	table = child_val(&o, "self");
-	ksft_test_result(member > 0 && table > 0 && execns_stat("hooks") == 1,
-			 "a member lives in table %ld, the hooks are armed (%ld)", table, execns_stat("hooks"));
+	ksft_test_result(member > 0 && table > 0 && execns_stat(EXECNS_STAT_HOOKS) == 1,
+			 "a member lives in table %ld, the hooks are armed (%ld)", table, execns_stat(EXECNS_STAT_HOOKS));
 	ftrace_view();
 	for (int i = 0; i < NHOOKS; i++)
 		if (!hooks[i].absent)
@@ -243,7 +243,7 @@ int main(int argc, char **argv)
 	if (member > 0)
 		kill(member, SIGUSR1);
 	ksft_test_result(table > 0 && ut_wait_user(table, UT_UID, 1, UT_RCU_SECS) &&
-			 execns_stat("hooks") == 1,
+			 execns_stat(EXECNS_STAT_HOOKS) == 1,
 			 "the table still works after the refused loads: the member's setresuid(%d) gets a user_struct of table %ld",
 			 UT_UID, table);
 

@@ -177,8 +177,8 @@ int main(int argc, char **argv)
 
 	member = child_execns(CLONE_NEWUSER, "member", NULL, 0, &o) ? -1 : o.pid;
 	table = child_val(&o, "self");
-	ksft_test_result(member > 0 && table > 0 && execns_stat("hooks") == 1,
-			 "a member lives in table %ld, the hooks armed (%ld)", table, execns_stat("hooks"));
+	ksft_test_result(member > 0 && table > 0 && execns_stat(EXECNS_STAT_HOOKS) == 1,
+			 "a member lives in table %ld, the hooks armed (%ld)", table, execns_stat(EXECNS_STAT_HOOKS));
 	load = klp_load();
 	ksft_test_result(load == EBUSY && !module_listed(KLP_NAME),
 			 "a table lives: enabling the livepatch of set_cred_ucounts is EBUSY (errno %d)", load);

@@ -194,7 +194,7 @@ int main(int argc, char **argv)
 
 		child_execns(CLONE_NEWUSER, "table", NULL, 1, &o);
 		err = child_val(&o, "execns_errno");
-		ksft_test_result(err == EBUSY && ut_self() == 0 && ut_ntables() == 0 && execns_stat("hooks") == 0,
+		ksft_test_result(err == EBUSY && ut_self() == 0 && ut_ntables() == 0 && execns_stat(EXECNS_STAT_HOOKS) == 0,
 				 "s390: kprobes older than the module would undo the redirects: execns(CLONE_NEWUSER) is EBUSY, the caller in no table, no table made (errno %ld, tables %d)",
 				 err == CHILD_NONE ? 0 : err, ut_ntables());
 	} else {

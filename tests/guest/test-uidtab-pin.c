@@ -27,12 +27,14 @@
  */
 #include "lib/test.h"
 
-#define FAIL_UNREGISTER	"/sys/module/execns/parameters/fail_unregister"
-#define DISARM_DELAY	"/sys/module/execns/parameters/disarm_delay_ms"
-#define REFCNT		"/sys/module/execns/refcnt"
+#define FAIL_UNREGISTER	EXECNS_SYSFS_DIR "/fail_unregister"
+#define DISARM_DELAY	EXECNS_SYSFS_DIR "/disarm_delay_ms"
+#define REFCNT		EXECNS_SYSFS_MODULE "/refcnt"
 #define PANIC_ON_WARN	"/proc/sys/kernel/panic_on_warn"
 #define EXPECTED_LOG	"/tmp/execns-expected-log"	/* lib.sh's EXECNS_EXPECTED_LOG */
-#define PIN_LINE	"pinned: ftrace unregister failed (-19) for commit_creds"
+#define PIN_LINE	EXECNS_STAT_PINNED " ftrace unregister failed (-19) for commit_creds"
+#define HOOKS_ARMED	EXECNS_STAT_HOOKS " " EXECNS_STAT_ARMED
+#define HOOKS_DISARMED	EXECNS_STAT_HOOKS " " EXECNS_STAT_DISARMED
 #define TESTS		7
 
 #if defined(__s390x__)
@@ -95,11 +97,11 @@ static long wait_refcnt(long want, int secs)
 /* Until the stats have (want 1) or lack (want 0) s, at most secs. */
 static int wait_stats(const char *s, int want, int secs)
 {
-	int has = file_has(UT_STATS, s);
+	int has = file_has(EXECNS_PROC_STATS, s);
 
 	for (int i = 0; has != want && i < secs * 10; i++) {
 		sleep_ms(100);
-		has = file_has(UT_STATS, s);
+		has = file_has(EXECNS_PROC_STATS, s);
 	}
 	return has;
 }
@@ -131,7 +133,7 @@ int main(int argc, char **argv)
 	}
 	read_line(DISARM_DELAY, delay0, sizeof(delay0));
 	write_knob(DISARM_DELAY, "0");
-	ksft_test_result(ut_wait_tables(0, UT_RCU_SECS) == 0 && wait_stats("hooks disarmed", 1, UT_RCU_SECS),
+	ksft_test_result(ut_wait_tables(0, UT_RCU_SECS) == 0 && wait_stats(HOOKS_DISARMED, 1, UT_RCU_SECS),
 			 "no table, the uid hooks disarmed");
 
 	/* Declared before it happens: the runner's log check then accepts it. */
@@ -146,7 +148,7 @@ int main(int argc, char **argv)
 	write_knob(PANIC_ON_WARN, panic0);
 	ut_wait_tables(0, UT_RCU_SECS);
 	refcnt = wait_refcnt(1, UT_RCU_SECS);
-	ksft_test_result(t1 > 0 && pinned && file_has(UT_STATS, "hooks armed") && refcnt == 1 &&
+	ksft_test_result(t1 > 0 && pinned && file_has(EXECNS_PROC_STATS, HOOKS_ARMED) && refcnt == 1 &&
 			 ut_ntables() == 0,
 			 "table %ld made and dropped, its disarm's unregister fails (injected): stats say \"" PIN_LINE "\" (%d), the hook stays armed, the module holds itself (refcnt %ld, no table)",
 			 t1, pinned, refcnt);
@@ -156,7 +158,7 @@ int main(int argc, char **argv)
 
 	err = execns_rmmod(0);
 	ksft_test_result((err == EWOULDBLOCK || err == EBUSY) && execns_loaded() &&
-			 access(UT_STATS, R_OK) == 0,
+			 access(EXECNS_PROC_STATS, R_OK) == 0,
 			 "rmmod is refused (errno %d) and the module stays loaded", err);
 
 	/* With the pinned hook armed, arming the set again must still work. */
@@ -168,9 +170,9 @@ int main(int argc, char **argv)
 	/* The injected failure was a one-off: the next disarm heals it. */
 	pinned = wait_stats(PIN_LINE, 0, UT_RCU_SECS);
 	ut_wait_tables(0, UT_RCU_SECS);
-	wait_stats("hooks disarmed", 1, UT_RCU_SECS);
+	wait_stats(HOOKS_DISARMED, 1, UT_RCU_SECS);
 	refcnt = wait_refcnt(0, UT_RCU_SECS);
-	ksft_test_result(!pinned && file_has(UT_STATS, "hooks disarmed") &&
+	ksft_test_result(!pinned && file_has(EXECNS_PROC_STATS, HOOKS_DISARMED) &&
 			 file_has("dmesg", "the hook on commit_creds is unregistered at last"),
 			 "after that table the next disarm unregisters the hook and drops the pin (refcnt %ld); a real failure (after ftrace_kill()) never heals, the module then stays until reboot",
 			 refcnt);

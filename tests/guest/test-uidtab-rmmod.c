@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 	err = execns_rmmod(0);
 	ksft_test_result(p1 > 0 && t1 > 0 && (err == EWOULDBLOCK || err == EBUSY),
 			 "rmmod is refused while a process sleeps in table %ld (errno %d)", t1, err);
-	ksft_test_result(loaded() && access(UT_TABLES, R_OK) == 0 && ut_ntables() == 1,
+	ksft_test_result(loaded() && access(EXECNS_PROC_TABLES, R_OK) == 0 && ut_ntables() == 1,
 			 "the module is still there, with its table");
 
 	/* A table whose only process is an orphan (reparented to this subreaper). */
@@ -89,20 +89,20 @@ int main(int argc, char **argv)
 		char stats[4096] = "";
 
 		/* The reaper's pass that freed the table takes the hold (a moment after "tables 0"). */
-		for (int i = 0; i < 30 && !strstr(stats, "pinned: the uid hooks"); i++) {
+		for (int i = 0; i < 30 && !strstr(stats, EXECNS_STAT_PINNED " the uid hooks"); i++) {
 			if (i)
 				sleep_ms(100);
-			read_text(UT_STATS, stats, sizeof(stats));
+			read_text(EXECNS_PROC_STATS, stats, sizeof(stats));
 		}
 		err = execns_rmmod(0);
 		ksft_test_result((err == EWOULDBLOCK || err == EBUSY) && loaded() &&
-				 strstr(stats, "hooks armed") && strstr(stats, "pinned: the uid hooks are armed"),
+				 strstr(stats, EXECNS_STAT_HOOKS " " EXECNS_STAT_ARMED) && strstr(stats, EXECNS_STAT_PINNED " the uid hooks are armed"),
 				 "with no table left but the hooks still armed (disarm_delay_ms 5000), rmmod is refused (errno %d) and /proc/execns/stats says why",
 				 err);
 	}
 	err = execns_rmmod(UT_RCU_SECS);
 	ksft_test_result(!err, "rmmod succeeds once the table's last process has gone (errno %d)", err);
-	ksft_test_result(!loaded() && access(UT_TABLES, F_OK) && execns(0, "/no/such/program", argv, environ) == -1 &&
+	ksft_test_result(!loaded() && access(EXECNS_PROC_TABLES, F_OK) && execns(0, "/no/such/program", argv, environ) == -1 &&
 			 errno == ENOSYS,
 			 "unloaded: no sysfs parameters, no /proc/execns, execns() is ENOSYS");
 

@@ -391,14 +391,14 @@ int main(int argc, char **argv)
 		ksft_finished();
 	}
 	ut_wait_tables(0, UT_RCU_SECS);
-	left = execns_stat("ucounts");
+	left = execns_stat(EXECNS_STAT_UCOUNTS);
 	for (int i = 0; left && i < UT_RCU_SECS * 10; i++) {
 		child_reap_zombies();
 		sleep_ms(100);
-		left = execns_stat("ucounts");
+		left = execns_stat(EXECNS_STAT_UCOUNTS);
 	}
 	ksft_test_result(left == 0 && ut_ntables() == 0,
 			 "the tables are gone, and with them every module ucounts (%ld left, allocated %ld)",
-			 left, execns_stat("ucounts_allocs"));
+			 left, execns_stat(EXECNS_STAT_UCOUNTS_ALLOCS));
 	ksft_finished();
 }

@@ -155,9 +155,9 @@ int main(int argc, char **argv)
 		int rm = syscall(SYS_delete_module, "execns", O_NONBLOCK) ? errno : 0;
 		char stats[4096] = "";
 
-		read_text("/proc/execns/stats", stats, sizeof(stats));
-		ksft_test_result(rm == EWOULDBLOCK && !access("/sys/module/execns", F_OK) &&
-				 strstr(stats, "pinned: forbid_unshare is armed"),
+		read_text(EXECNS_PROC_STATS, stats, sizeof(stats));
+		ksft_test_result(rm == EWOULDBLOCK && !access(EXECNS_SYSFS_MODULE, F_OK) &&
+				 strstr(stats, EXECNS_STAT_PINNED " forbid_unshare is armed"),
 				 "forbid_unshare=1: rmmod is refused, in use (errno %d), the module stays, and /proc/execns/stats says why",
 				 rm);
 	}
@@ -171,8 +171,8 @@ off:
 	} else {
 		char stats[4096] = "";
 
-		read_text("/proc/execns/stats", stats, sizeof(stats));
-		ksft_test_result(!strstr(stats, "pinned: forbid_unshare"),
+		read_text(EXECNS_PROC_STATS, stats, sizeof(stats));
+		ksft_test_result(!strstr(stats, EXECNS_STAT_PINNED " forbid_unshare"),
 				 "at 0 forbid_unshare no longer pins the module (/proc/execns/stats)");
 	}
 	child_run(try_unshare, (void *)(long)CLONE_NEWIPC, &o);

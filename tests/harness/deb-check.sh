@@ -353,7 +353,8 @@ sed 's/^/# /' "$log"
 ktap_result $rc "a kernel older than 5.10 ($old): dkms autoinstall succeeds and skips execns (BUILD_EXCLUSIVE_KERNEL), dkms install says 77, nothing built" "$log"
 
 # The CLI and the library from the packages: execns --version, and a
-# program built with pkg-config's flags, run against libexecns.so.0.
+# program built with pkg-config's flags, run against libexecns.so.0; it
+# reads the uapi header (execns/uapi.h, through execns.h) as well.
 log=$LOGS/deb-userspace-$TREE.log
 rc=0
 cat >"$ROOT$w/prog.c" <<'EOF'
@@ -363,6 +364,7 @@ cat >"$ROOT$w/prog.c" <<'EOF'
 int main(void)
 {
 	printf("execns_available: %d\n", execns_available());
+	printf("uapi: EXECNS_FLAGS %#x, %s\n", EXECNS_FLAGS, EXECNS_PROC_PROOF);
 	return 0;
 }
 EOF
@@ -372,7 +374,8 @@ in_ovl sh -c '
 	echo "execns --version: $v"
 	case $v in *"$1"*) ;; *) echo "not version $1"; exit 1 ;; esac
 	[ "$(pkg-config --modversion execns)" = "$1" ] || { echo "pkg-config: not version $1"; exit 1; }
-	cc -Wall -Werror -o "$2/prog" "$2/prog.c" $(pkg-config --cflags --libs execns)
+	[ -f /usr/include/execns/uapi.h ] || { echo "libexecns-dev installed no /usr/include/execns/uapi.h"; exit 1; }
+	cc -std=c11 -Wall -Wextra -Werror -o "$2/prog" "$2/prog.c" $(pkg-config --cflags --libs execns)
 	ldd "$2/prog" | grep libexecns
 	ldd "$2/prog" | grep -q "libexecns.so.0 => /usr/lib/.*/libexecns.so.0 "
 	"$2/prog"
@@ -383,7 +386,7 @@ in_ovl sh -c '
 	echo "tracing: the tapset where stap finds it, the scripts in /usr/share/execns"' \
 	sh "$version" "$w" >"$log" 2>&1 || rc=1
 sed 's/^/# /' "$log"
-ktap_result $rc "execns --version and pkg-config say $version; a program built with pkg-config --cflags --libs execns runs against libexecns.so.0; the tapset and the tracing scripts are installed"
+ktap_result $rc "execns --version and pkg-config say $version; a program built with pkg-config --cflags --libs execns (and the uapi header) runs against libexecns.so.0; the tapset and the tracing scripts are installed"
 
 # apt purge: none of the packages' files (dpkg -L, directories aside),
 # nothing of DKMS's (/usr/src/execns-*, /var/lib/dkms/execns, any

@@ -44,9 +44,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 		die "installing ${missing[*]} in the build root failed (log: $LOGS/libc-$deb.log)"
 fi
 
-mkdir -p "$ROOT$g/tests"
+mkdir -p "$ROOT$g/tests" "$ROOT$g/module"
 cp -rp "$TOP/VERSION" "$TOP/userspace" "$ROOT$g/"
 cp -rp "$TOP/tests/guest" "$ROOT$g/tests/"
+# The uapi header, which userspace/include/execns/uapi.h links to.
+cp -rp "$TOP/module/uapi" "$ROOT$g/module/"
 # The host's (x86_64) objects must not be taken for ours.
 rm -rf "$ROOT$g/userspace/build" "$ROOT$g/tests/guest/build"
 if ! logged "guest-$arch.log" in_root sh -c "cd $g && make -C userspace B=build-$arch CC=$cc &&

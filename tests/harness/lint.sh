@@ -13,7 +13,8 @@
 # `make dkms-install` with Debian's dkms in the build root
 # (dkms-check.sh): the module it installs has that kernel's vermagic.
 # Once per run (the common part): dkms.conf's and the Debian changelog's
-# versions are the file VERSION's, every path README.md's layout table
+# versions are the file VERSION's, no C file but module/uapi/execns.h
+# defines the flag mask (one_flag_mask), every path README.md's layout table
 # names is in the tree, docs/evaluation.md is what bench-report.sh makes of
 # the committed raw output (tests/bench-results/), no tracked file names
 # one machine's paths or the project's own issue numbers, and the Debian
@@ -227,12 +228,46 @@ tree_is_portable() {
 	return $rc
 }
 
+# join_lines FILE: FILE with each backslash-continued line read as one.
+join_lines() {
+	sed -e ':a' -e '/\\$/{N;s/\\\n//;ba}' "$1"
+}
+
+# one_flag_mask: the flags execns(2) accepts are defined once, in
+# module/uapi/execns.h (EXECNS_NS_FLAGS, and the CLONE_NEW* values where
+# libc lacks them), for the module, libexecns and the guest tests alike.
+# No other C file of module/, userspace/ or tests/guest/ may #define a
+# mask that names every one of EXECNS_NS_FLAGS' flags (its own copy of
+# the mask; a test's subset is fine), or a CLONE_NEW* value.
+one_flag_mask() {
+	local uapi=module/uapi/execns.h flags n f line name bad=0
+	flags=$(join_lines "$TOP/$uapi" | sed -n 's/^#define[[:space:]]*EXECNS_NS_FLAGS[[:space:]]//p' |
+		grep -o 'CLONE_NEW[A-Z]*' | sort -u)
+	n=$(grep -c . <<<"$flags")
+	echo "$uapi: EXECNS_NS_FLAGS names $n flags:" $flags
+	[ "$n" -gt 0 ] || { echo "$uapi: no #define EXECNS_NS_FLAGS"; return 1; }
+	for f in $(cd "$TOP" && find module userspace tests/guest -name build -prune -o -type f -name '*.[ch]' -print | sort); do
+		[ "$f" != "$uapi" ] || continue
+		while IFS= read -r line; do
+			name=$(sed 's/^[[:space:]]*#[[:space:]]*define[[:space:]]*\([A-Za-z0-9_]*\).*/\1/' <<<"$line")
+			if [[ $name == CLONE_NEW* ]]; then
+				echo "$f: #define $name: a CLONE_NEW* value of its own ($uapi has them)"
+				bad=1
+			elif [ "$(grep -o 'CLONE_NEW[A-Z]*' <<<"$line" | sort -u | grep -cxF "$flags")" -eq "$n" ]; then
+				echo "$f: #define $name: the flag mask itself (use EXECNS_NS_FLAGS or EXECNS_FLAGS, $uapi)"
+				bad=1
+			fi
+		done < <(join_lines "$TOP/$f" | grep '^[[:space:]]*#[[:space:]]*define[[:space:]].*CLONE_NEW')
+	done
+	return $bad
+}
+
 parts=${LINT_PARTS:-all}
 deb_kernels=("$@")
 case $parts in
-all) plan=$(( $# * 5 + 14 )) ;;
+all) plan=$(( $# * 5 + 15 )) ;;
 kernels) plan=$(( $# * 5 )) ;;
-common) plan=14; set -- ;;
+common) plan=15; set -- ;;
 *) die "lint.sh: LINT_PARTS must be all, kernels or common, not '$parts'" ;;
 esac
 
@@ -334,7 +369,7 @@ log=$LOGS/lint-checkpatch.log
 rc=0
 (cd "$TOP" && perl "$cp/scripts/checkpatch.pl" --no-tree --terse --show-types \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
-	--file module/*.c module/*.h module/arch/*/*.h module/arch/*/*.c tests/guest/leak/*.c tests/guest/ipmod/*.c \
+	--file module/*.c module/*.h module/arch/*/*.h module/arch/*/*.c module/uapi/*.h tests/guest/leak/*.c tests/guest/ipmod/*.c \
 	tests/tracing/host/percpu-probe/*.c) >"$log" 2>&1 || rc=1
 ktap_result $rc "checkpatch on module/, tests/guest/leak/, tests/guest/ipmod/ and tests/tracing/host/percpu-probe/" "$log"
 
@@ -401,6 +436,10 @@ log=$LOGS/lint-hooked.log
 rc=0
 hooked_functions_agree >"$log" 2>&1 || rc=1
 ktap_result $rc "one list of hooked functions: the module's hooks, the proof's, the preflight's and hook-sites.sh's agree" "$log"
+log=$LOGS/lint-flag-mask.log
+rc=0
+one_flag_mask >"$log" 2>&1 || rc=1
+ktap_result $rc "one flag mask: module/uapi/execns.h alone defines it and the CLONE_NEW* values (module/, userspace/, tests/guest/)" "$log"
 log=$LOGS/lint-versions.log
 rc=0
 versions_match >"$log" 2>&1 || rc=1

@@ -7,83 +7,17 @@
 #define EXECNS_H
 
 #include <stddef.h>
+/*
+ * The module's interface: the flags (CLONE_NEW*, EXECNS_NEWUIDTABLE,
+ * EXECNS_FLAGS), the syscall numbers and the sysfs files that publish
+ * them, /proc/execns's files and formats.  The kernel module includes the
+ * same header (module/uapi/execns.h in its tree).
+ */
+#include "execns/uapi.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* The loaded module's directory in sysfs: absent when it is not loaded. */
-#define EXECNS_SYSFS_MODULE		"/sys/module/execns"
-
-/* Where the loaded module publishes the syscall slot it took. */
-#define EXECNS_SYSFS_DIR		"/sys/module/execns/parameters"
-#define EXECNS_SYSFS_SYSCALL_NR		EXECNS_SYSFS_DIR "/syscall_nr"
-#define EXECNS_SYSFS_COMPAT_SYSCALL_NR	EXECNS_SYSFS_DIR "/compat_syscall_nr"
-
-/*
- * The file this build reads: i386 code enters an x86_64 kernel through the
- * 32-bit syscall table, where the module has a slot of its own, and so does
- * 32-bit arm (AArch32) code on an arm64 kernel (the module has no port to
- * 32-bit kernels).
- */
-#if defined(__i386__) || defined(__arm__)
-#define EXECNS_SYSFS_NR_FILE		EXECNS_SYSFS_COMPAT_SYSCALL_NR
-#else
-#define EXECNS_SYSFS_NR_FILE		EXECNS_SYSFS_SYSCALL_NR
-#endif
-
-/*
- * A kernel with execns(2) of its own (the in-tree twin, upstream/) has this
- * file, the caller's uid table; libexecns then calls the kernel's number
- * (__NR_execns, or upstream/'s provisional 463) when the module is not
- * loaded.
- */
-#define EXECNS_PROC_UIDTAB		"/proc/self/ns/uidtab"
-
-/*
- * The number upstream/ provisionally gives execns(2) on every ABI it wires
- * (x86_64, i386, arm64, AArch32, s390x, 31-bit s390; not x32).  libexecns
- * takes the kernel headers' __NR_execns instead where they define one.
- */
-#define EXECNS_NR_IN_TREE		463
-
-/* The loaded module's version, as MODULE_VERSION() publishes it. */
-#define EXECNS_SYSFS_VERSION		"/sys/module/execns/version"
-
-/*
- * The flags are the kernel's CLONE_NEW* values.  <sched.h> only defines them
- * with _GNU_SOURCE; these fallbacks are spelled exactly like the libc and
- * kernel headers so that either may come first.  For execns, CLONE_NEWUSER
- * selects the module's per-namespace uid accounting table, not a kernel
- * user namespace: EXECNS_NEWUIDTABLE says so where it is used.
- */
-#ifndef CLONE_NEWNS
-#define CLONE_NEWNS	0x00020000
-#endif
-#ifndef CLONE_NEWCGROUP
-#define CLONE_NEWCGROUP	0x02000000
-#endif
-#ifndef CLONE_NEWUTS
-#define CLONE_NEWUTS	0x04000000
-#endif
-#ifndef CLONE_NEWIPC
-#define CLONE_NEWIPC	0x08000000
-#endif
-#ifndef CLONE_NEWUSER
-#define CLONE_NEWUSER	0x10000000
-#endif
-#ifndef CLONE_NEWPID
-#define CLONE_NEWPID	0x20000000
-#endif
-#ifndef CLONE_NEWNET
-#define CLONE_NEWNET	0x40000000
-#endif
-#ifndef CLONE_NEWTIME
-#define CLONE_NEWTIME	0x00000080
-#endif
-
-/* A new uid accounting table (the 2006 "user namespace"); see execns(2). */
-#define EXECNS_NEWUIDTABLE	CLONE_NEWUSER
 
 /*
  * Like execve(2), after unsharing the namespaces in flags and closing every

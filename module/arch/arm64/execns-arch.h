@@ -35,15 +35,15 @@
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
+#include "uapi/execns.h"
 
 #define EXECNS_ARCH_NAME		"arm64"
 #define EXECNS_ARCH_COMPAT_NAME		"AArch32"
 #define EXECNS_ARCH_HAS_COMPAT		IS_ENABLED(CONFIG_COMPAT)
 
-/* 400 lies in the generic table's unassigned 295-402 (arm64 uses it as is). */
-#define EXECNS_ARCH_SYSCALL_NR		400
-/* 223 is marked unused in arm's syscall.tbl (222 was tux). */
-#define EXECNS_ARCH_COMPAT_SYSCALL_NR	223
+/* The default slots, user space's facts too (uapi/execns.h says why these). */
+#define EXECNS_ARCH_SYSCALL_NR		EXECNS_NR_ARM64
+#define EXECNS_ARCH_COMPAT_SYSCALL_NR	EXECNS_NR_AARCH32
 
 #define EXECNS_ARCH_SYS_NI_SYSCALL	"__arm64_sys_ni_syscall"
 /* The same function fills the holes of the compat table. */

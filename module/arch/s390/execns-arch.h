@@ -26,18 +26,15 @@
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
+#include "uapi/execns.h"
 
 #define EXECNS_ARCH_NAME		"s390x"
 #define EXECNS_ARCH_COMPAT_NAME		"s390 (31-bit)"
 #define EXECNS_ARCH_HAS_COMPAT		IS_ENABLED(CONFIG_COMPAT)
 
-/*
- * 403-423 are the time64 calls of 32-bit ABIs: never 64-bit syscalls, so
- * free in the s390x table for good (the counterpart of x86_64's 400).
- */
-#define EXECNS_ARCH_SYSCALL_NR		403
-/* 387-391: "room for arch specific syscalls", unused in both tables. */
-#define EXECNS_ARCH_COMPAT_SYSCALL_NR	391
+/* The default slots, user space's facts too (uapi/execns.h says why these). */
+#define EXECNS_ARCH_SYSCALL_NR		EXECNS_NR_S390X
+#define EXECNS_ARCH_COMPAT_SYSCALL_NR	EXECNS_NR_S390
 
 #define EXECNS_ARCH_SYS_NI_SYSCALL	"__s390x_sys_ni_syscall"
 #define EXECNS_ARCH_COMPAT_SYS_NI_SYSCALL "__s390_sys_ni_syscall"

@@ -28,16 +28,16 @@
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include <asm/syscall.h>
+#include "uapi/execns.h"
 
 #define EXECNS_ARCH_NAME		"x86_64"
 #define EXECNS_ARCH_COMPAT_NAME		"i386"
 /* Callers of the compat ABI exist (Debian builds IA32_EMULATION). */
 #define EXECNS_ARCH_HAS_COMPAT		true
 
-/* 400 lies in x86_64's unused 335-423 hole (kept free for the shared numbering). */
-#define EXECNS_ARCH_SYSCALL_NR		400
-/* 285 was reserved for sys_setaltroot and never used on i386. */
-#define EXECNS_ARCH_COMPAT_SYSCALL_NR	285
+/* The default slots, user space's facts too (uapi/execns.h says why these). */
+#define EXECNS_ARCH_SYSCALL_NR		EXECNS_NR_X86_64
+#define EXECNS_ARCH_COMPAT_SYSCALL_NR	EXECNS_NR_I386
 
 #define EXECNS_ARCH_SYS_NI_SYSCALL	"__x64_sys_ni_syscall"
 #define EXECNS_ARCH_COMPAT_SYS_NI_SYSCALL "__ia32_sys_ni_syscall"

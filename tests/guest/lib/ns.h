@@ -19,9 +19,6 @@
 #include "ktap.h"
 #include "sys.h"
 
-#define NS_ALL	(CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNS | CLONE_NEWNET | \
-		 CLONE_NEWPID | CLONE_NEWCGROUP | CLONE_NEWTIME)
-
 /* The flags the failure tests ask for, so that prepared namespaces exist. */
 #define NS_PREPARED	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET)
 
@@ -115,9 +112,9 @@ static inline const char *flags_str(int flags)
 		if (flags & flag_names[i].flag)
 			snprintf(s + strlen(s), 160 - strlen(s), "%s%s", s[0] ? "|" : "",
 				 flag_names[i].name);
-	if (flags & ~NS_ALL)
+	if (flags & ~EXECNS_NS_FLAGS)
 		snprintf(s + strlen(s), 160 - strlen(s), "%s%#x", s[0] ? "|" : "",
-			 flags & ~NS_ALL);
+			 flags & ~EXECNS_NS_FLAGS);
 	if (!s[0])
 		snprintf(s, 160, "0");
 	return s;

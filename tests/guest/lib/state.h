@@ -146,7 +146,7 @@ static inline void snapshot(struct proc_state *st)
 	for (ssize_t i = 0; i < n; i++)		/* NULs between arguments */
 		if (!st->cmdline[i])
 			st->cmdline[i] = ' ';
-	st->table = read_long("/proc/execns/self");
+	st->table = read_long(EXECNS_PROC_SELF);
 	st->pid = getpid();
 	st->ppid = getppid();
 	if (!sigaction(SIGUSR1, NULL, &sa))

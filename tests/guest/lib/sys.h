@@ -198,7 +198,7 @@ static inline long execns_nr(void)
 /* Whether execns is loaded (its sysfs directory is there). */
 static inline int execns_loaded(void)
 {
-	return access("/sys/module/execns", F_OK) == 0;
+	return access(EXECNS_SYSFS_MODULE, F_OK) == 0;
 }
 
 /*
@@ -335,15 +335,44 @@ static inline long execns_stat(const char *name)
 {
 	char line[128], key[64], val[32];
 	long v = -1;
-	FILE *f = fopen("/proc/execns/stats", "re");
+	FILE *f = fopen(EXECNS_PROC_STATS, "re");
 
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "%63s %31s", key, val) == 2 && !strcmp(key, name))
-			v = !strcmp(val, "armed") ? 1 : !strcmp(val, "disarmed") ? 0 :
-			    strtol(val, NULL, 10);
+			v = !strcmp(val, EXECNS_STAT_ARMED) ? 1 :
+			    !strcmp(val, EXECNS_STAT_DISARMED) ? 0 : strtol(val, NULL, 10);
 	if (f)
 		fclose(f);
 	return v;
+}
+
+/*
+ * The rest of a /proc/execns line after its first word, @word (one of
+ * uapi/execns.h's keywords: EXECNS_PROOF_VERDICT, EXECNS_STAT_PINNED, ...),
+ * and the space after it; NULL if the line does not begin so.
+ */
+static inline const char *execns_after(const char *line, const char *word)
+{
+	size_t n = strlen(word);
+
+	return !strncmp(line, word, n) && line[n] == ' ' ? line + n + 1 : NULL;
+}
+
+/*
+ * The verdict word of /proc/execns/proof (EXECNS_VERDICT_PROVEN, _PARTIAL or
+ * _REFUSED) in @out, "" without one (no module loaded, or the twin).
+ */
+static inline void execns_verdict(char *out, size_t len)
+{
+	char text[20480], *line, *save;
+	const char *rest;
+
+	out[0] = '\0';
+	if (read_text(EXECNS_PROC_PROOF, text, sizeof(text)) <= 0)
+		return;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if ((rest = execns_after(line, EXECNS_PROOF_VERDICT)))
+			snprintf(out, len, "%s", rest);
 }
 
 /*

@@ -42,9 +42,6 @@
 #include "ns.h"
 #include "sys.h"
 
-#define UT_SELF		"/proc/execns/self"
-#define UT_TABLES	"/proc/execns/tables"
-#define UT_STATS	"/proc/execns/stats"
 #define UT_UID		1000		/* the unprivileged uid the tests share */
 #define UT_RCU_SECS	30		/* seconds to wait for what goes after RCU */
 
@@ -88,18 +85,19 @@ static inline const char *ut_forbid_unshare(void)
  */
 static inline int ut_forbid_refused(void)
 {
-	static const char *const tails[] = { " (refuses forbid_unshare)\n", " (refuses uid tables)\n" };
+	static const char *const tails[] = { EXECNS_PROOF_REFUSES_FORBID "\n",
+					     EXECNS_PROOF_REFUSES_TABLES "\n" };
 	char line[512];
 	FILE *f;
 	int refused = 0;
 
 	if (execns_in_tree())
 		return 0;
-	f = fopen("/proc/execns/proof", "re");
+	f = fopen(EXECNS_PROC_PROOF, "re");
 	while (f && fgets(line, sizeof(line), f)) {
 		size_t n = strlen(line);
 
-		if (strncmp(line, "FAIL ", 5))
+		if (!execns_after(line, EXECNS_PROOF_FAIL))
 			continue;
 		for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++)
 			if (n >= strlen(tails[i]) && !strcmp(line + n - strlen(tails[i]), tails[i]))
@@ -183,7 +181,7 @@ static inline long ut_self(void)
 
 	if (execns_in_tree())
 		return ut_table_of("self");
-	fd = open(UT_SELF, O_RDONLY | O_CLOEXEC);
+	fd = open(EXECNS_PROC_SELF, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -272,7 +270,7 @@ static inline int ut_user_rlimits(struct ut_user *u, const char *line, int end)
 static inline void ut_snap_read(struct ut_snap *s)
 {
 	char line[512];
-	FILE *f = fopen(UT_TABLES, "re");
+	FILE *f = fopen(EXECNS_PROC_TABLES, "re");
 	struct ut_table *cur = NULL;
 
 	memset(s, 0, sizeof(*s));
@@ -285,7 +283,7 @@ static inline void ut_snap_read(struct ut_snap *s)
 		struct ut_ucounts c = { 0 };
 		int end = -1;
 
-		if (sscanf(line, "table %ld parent %ld users %ld tasks %ld refs %ld%n",
+		if (sscanf(line, EXECNS_TABLES_TABLE " %ld parent %ld users %ld tasks %ld refs %ld%n",
 			   &t.id, &t.parent, &t.users, &t.tasks, &t.refs, &end) == 5 &&
 		    line[end] == '\n') {
 			if (s->ntables < UT_MAX_TABLES) {
@@ -294,7 +292,7 @@ static inline void ut_snap_read(struct ut_snap *s)
 			} else {
 				ut_snap_bad(s, line);
 			}
-		} else if (sscanf(line, "uid %lu table %ld refs %ld epoll_watches %ld pipe_bufs %ld "
+		} else if (sscanf(line, EXECNS_TABLES_UID " %lu table %ld refs %ld epoll_watches %ld pipe_bufs %ld "
 				  "unix_inflight %ld locked_vm %ld watches %ld%n",
 				  &u.uid, &u.table, &u.refs, &u.epoll_watches, &u.pipe_bufs,
 				  &u.unix_inflight, &u.locked_vm, &u.watches, &end) == 8 &&
@@ -305,7 +303,7 @@ static inline void ut_snap_read(struct ut_snap *s)
 			}
 			cur->uid_lines++;
 			s->u[s->nusers++] = u;
-		} else if (sscanf(line, "ucounts uid %lu ns %lu table %ld refs %ld nproc %ld sigpending %ld "
+		} else if (sscanf(line, EXECNS_TABLES_UCOUNTS " uid %lu ns %lu table %ld refs %ld nproc %ld sigpending %ld "
 				  "msgqueue %ld memlock %ld inotify_instances %ld inotify_watches %ld "
 				  "fanotify_groups %ld fanotify_marks %ld user_namespaces %ld%n",
 				  &c.uid, &c.ns, &c.table, &c.refs, &c.nproc, &c.sigpending,
@@ -624,7 +622,7 @@ static inline int ut_start(unsigned int plan)
 /* The uid hooks: "hooks armed|disarmed" in /proc/execns/stats as 1 or 0; -1 when not there. */
 static inline long hooks_armed(void)
 {
-	return execns_stat("hooks");
+	return execns_stat(EXECNS_STAT_HOOKS);
 }
 
 /* Until the hooks are disarmed (a work item does it), at most secs: hooks_armed() then. */

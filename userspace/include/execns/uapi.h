@@ -1,0 +1,1 @@
+../../../module/uapi/execns.h
