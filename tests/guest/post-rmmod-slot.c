@@ -15,17 +15,6 @@
 #define PLAN	3
 #endif
 
-#if defined(__i386__)
-#define ABI "i386"
-#elif defined(__arm__)
-#define ABI "AArch32"
-#elif defined(__aarch64__)
-#define ABI "arm64"
-#elif defined(__s390x__)
-#define ABI "s390x"
-#else
-#define ABI "x86_64"
-#endif
 /* The module's default slot for this program's ABI. */
 #define SLOT EXECNS_NR_DEFAULT
 
@@ -66,10 +55,10 @@ int main(void)
 	test_start(PLAN, TEST_TIMEOUT);
 	ret = syscall(SLOT, CLONE_NEWUTS, "/bin/true", (char *[]){ "true", NULL }, environ);
 	ksft_test_result(ret == -1 && errno == ENOSYS, "%s: default slot %d answers ENOSYS (errno %d)",
-			 ABI, SLOT, errno);
+			 TEST_ABI, SLOT, errno);
 
 	ret = execns(CLONE_NEWUTS, "/bin/true", (char *[]){ "true", NULL }, environ);
-	ksft_test_result(ret == -1 && errno == ENOSYS, "%s: libexecns returns ENOSYS (errno %d)", ABI, errno);
+	ksft_test_result(ret == -1 && errno == ENOSYS, "%s: libexecns returns ENOSYS (errno %d)", TEST_ABI, errno);
 
 	code = child_exec(cli, CHILD_STDERR, NULL, NULL, CHILD_TIMEOUT, out, sizeof(out));
 	/* Decided before strtok() cuts the output at its first line. */

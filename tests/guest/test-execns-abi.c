@@ -21,18 +21,6 @@
 #define PLAN	6
 #endif
 
-#if defined(__i386__)
-#define ABI "i386"
-#elif defined(__arm__)
-#define ABI "AArch32"
-#elif defined(__aarch64__)
-#define ABI "arm64"
-#elif defined(__s390x__)
-#define ABI "s390x"
-#else
-#define ABI "x86_64"
-#endif
-
 static const struct child_mode modes[] = { CHILD_MODE_REPORT };
 
 #ifdef __s390x__
@@ -136,7 +124,7 @@ int main(int argc, char **argv)
 
 	CHILD_DISPATCH(modes, argc, argv);
 	test_start(PLAN, TEST_TIMEOUT);
-	ksft_print_msg("%s caller, syscall number %ld\n", ABI, execns_nr());
+	ksft_print_msg("%s caller, syscall number %ld\n", TEST_ABI, execns_nr());
 	snapshot(&before);
 
 	st = spawn_report_prep(CLONE_NEWUTS | CLONE_NEWIPC, (const char *[]){ "x", "y", NULL },
@@ -144,24 +132,24 @@ int main(int argc, char **argv)
 	ksft_test_result(exited_ok(st) && r.ok && r.pid == pid && !strcmp(r.fds, "0,1,2") &&
 			 ns_match(r.ns, before.ns, CLONE_NEWUTS | CLONE_NEWIPC, "new program"),
 			 "%s: execns(CLONE_NEWUTS|CLONE_NEWIPC) runs the program in new namespaces (errno %d)",
-			 ABI, err);
+			 TEST_ABI, err);
 	ksft_test_result(r.argc == 4 && !strcmp(r.env, "report-env"),
-			 "%s: argv (%d arguments) and envp (%s) arrive as given", ABI, r.argc, r.env);
+			 "%s: argv (%d arguments) and envp (%s) arrive as given", TEST_ABI, r.argc, r.env);
 
 	ret = raw_execns(NS_PREPARED, "/no/such/program", (char *[]){ "x", NULL }, environ);
-	ksft_test_result(ret == -1 && errno == ENOENT, "%s: ENOENT comes back (%ld, errno %d)", ABI, ret, errno);
+	ksft_test_result(ret == -1 && errno == ENOENT, "%s: ENOENT comes back (%ld, errno %d)", TEST_ABI, ret, errno);
 
 	ret = raw_execns(NS_PREPARED | CLONE_VM, "/proc/self/exe", (char *[]){ "x", NULL }, environ);
 	ksft_test_result(ret == -1 && errno == EINVAL, "%s: EINVAL for an unknown flag (%ld, errno %d)",
-			 ABI, ret, errno);
+			 TEST_ABI, ret, errno);
 
 	ret = raw_execns(NS_PREPARED, "/proc/self/exe", (char *[]){ "x", (char *)8, NULL }, environ);
 	ksft_test_result(ret == -1 && errno == EFAULT, "%s: EFAULT for a bad argv[1] (%ld, errno %d)",
-			 ABI, ret, errno);
+			 TEST_ABI, ret, errno);
 
 	snapshot(&after);
-	ksft_test_result(same_state(&before, &after, ABI " caller"),
-			 "%s: the caller is unchanged after the failures", ABI);
+	ksft_test_result(same_state(&before, &after, TEST_ABI " caller"),
+			 "%s: the caller is unchanged after the failures", TEST_ABI);
 #ifdef __s390x__
 	test_abi31(&before);
 #endif

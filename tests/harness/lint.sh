@@ -207,25 +207,27 @@ hooked_functions_agree() {
 # number: a reader of the tree has neither.  Each pattern is written so
 # that it does not match itself.  4: not a git checkout (nothing tracked).
 tree_is_portable() {
-	local -a g=(git -c safe.directory="$TOP" -C "$TOP")
-	local rc=0 found
-	"${g[@]}" rev-parse --is-inside-work-tree >/dev/null 2>&1 || { echo "not a git checkout"; return 4; }
-	# git grep: 0 found, 1 nothing found, anything else an error.
-	found=0
-	"${g[@]}" grep -nIE '(^|[^[:alnum:]_.$}-])/(w[o]rk|h[o]me)/|/tmp/(c[o]ld|w[t]-)|/var/cache/execn[s]-' || found=$?
-	case $found in
-	0) echo "the lines above name one machine's paths: say what the path is (the cache: \$EXECNS_CACHE, default /var/cache/execns)"; rc=1 ;;
-	1) ;;
-	*) echo "git grep failed"; rc=1 ;;
-	esac
-	found=0
-	"${g[@]}" grep -nIiE '\bi[s]sues? #?[0-9]' || found=$?
-	case $found in
-	0) echo "the lines above name issues of the project's tracker by number: say what the issue asked for"; rc=1 ;;
-	1) ;;
-	*) echo "git grep failed"; rc=1 ;;
-	esac
+	local rc=0
+	git -c safe.directory="$TOP" -C "$TOP" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
+		{ echo "not a git checkout"; return 4; }
+	tracked_lacks -E '(^|[^[:alnum:]_.$}-])/(w[o]rk|h[o]me)/|/tmp/(c[o]ld|w[t]-)|/var/cache/execn[s]-' \
+		"one machine's paths: say what the path is (the cache: \$EXECNS_CACHE, default /var/cache/execns)" || rc=1
+	tracked_lacks -iE '\bi[s]sues? #?[0-9]' \
+		"issues of the project's tracker by number: say what the issue asked for" || rc=1
 	return $rc
+}
+
+# tracked_lacks GREP-OPTION PATTERN WHAT: whether no tracked file has a
+# line matching PATTERN (git grep: 0 found, 1 nothing found, else an
+# error); the lines found are printed, then that they name WHAT.
+tracked_lacks() {
+	local found=0
+	git -c safe.directory="$TOP" -C "$TOP" grep -nI "$1" "$2" || found=$?
+	case $found in
+	0) echo "the lines above name $3"; return 1 ;;
+	1) return 0 ;;
+	*) echo "git grep failed"; return 1 ;;
+	esac
 }
 
 # join_lines FILE: FILE with each backslash-continued line read as one.

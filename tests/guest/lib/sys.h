@@ -192,6 +192,19 @@ static inline long execns_nr(void)
 	return nr;
 }
 
+/* The ABI this program is compiled for, as the tests name it. */
+#if defined(__i386__)
+#define TEST_ABI "i386"
+#elif defined(__arm__)
+#define TEST_ABI "AArch32"
+#elif defined(__aarch64__)
+#define TEST_ABI "arm64"
+#elif defined(__s390x__)
+#define TEST_ABI "s390x"
+#else
+#define TEST_ABI "x86_64"
+#endif
+
 #define EXECNS_KO	"/lib/modules/execns.ko"
 #define EXECNS_PARAMS	"/etc/execns/params"	/* the runner's insmod parameters */
 
