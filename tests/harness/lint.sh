@@ -230,6 +230,15 @@ tracked_lacks() {
 	esac
 }
 
+# lint_step NAME TITLE CMD...: one check of the common part, its output in
+# $LOGS/lint-NAME.log, reported as TITLE.
+lint_step() {
+	local log=$LOGS/lint-$1.log title=$2 rc=0
+	shift 2
+	"$@" >"$log" 2>&1 || rc=1
+	ktap_result $rc "$title" "$log"
+}
+
 # join_lines FILE: FILE with each backslash-continued line read as one.
 join_lines() {
 	sed -e ':a' -e '/\\$/{N;s/\\\n//;ba}' "$1"
@@ -419,14 +428,8 @@ rc=0
 { sed -n '/^<!-- kernel-table: /,/^<!-- \/kernel-table -->$/p' "$TOP/README.md" | sed '1d;$d' |
 	diff -u - <("$TOP/tests/harness/kernel-table.sh"); } >"$log" 2>&1 || rc=1
 ktap_result $rc "README.md's table of kernels is tests/kernels.conf's (make kernel-table writes it)" "$log"
-log=$LOGS/lint-readme-layout.log
-rc=0
-readme_layout >"$log" 2>&1 || rc=1
-ktap_result $rc "every path README.md's layout table names is in the tree" "$log"
-log=$LOGS/lint-evaluation.log
-rc=0
-"$TOP/tests/harness/bench-report.sh" --check >"$log" 2>&1 || rc=1
-ktap_result $rc "docs/evaluation.md is what tests/bench-results/ gives (bench-report.sh --check; make bench-report writes it)" "$log"
+lint_step readme-layout "every path README.md's layout table names is in the tree" readme_layout
+lint_step evaluation "docs/evaluation.md is what tests/bench-results/ gives (bench-report.sh --check; make bench-report writes it)" "$TOP/tests/harness/bench-report.sh" --check
 log=$LOGS/lint-portable.log
 rc=0
 tree_is_portable >"$log" 2>&1 || rc=$?
@@ -434,18 +437,9 @@ case $rc in
 4) ktap_skip "no machine paths or tracker issue numbers in the tracked files" "$(head -n 1 "$log")" ;;
 *) ktap_result $rc "no machine paths or tracker issue numbers in the tracked files" "$log" ;;
 esac
-log=$LOGS/lint-hooked.log
-rc=0
-hooked_functions_agree >"$log" 2>&1 || rc=1
-ktap_result $rc "one list of hooked functions: the module's hooks, the proof's, the preflight's and hook-sites.sh's agree" "$log"
-log=$LOGS/lint-flag-mask.log
-rc=0
-one_flag_mask >"$log" 2>&1 || rc=1
-ktap_result $rc "one flag mask: module/uapi/execns.h alone defines it and the CLONE_NEW* values (module/, userspace/, tests/guest/)" "$log"
-log=$LOGS/lint-versions.log
-rc=0
-versions_match >"$log" 2>&1 || rc=1
-ktap_result $rc "dkms.conf's PACKAGE_VERSION and packaging/debian/changelog's version are VERSION's ($(cat "$TOP/VERSION"))" "$log"
+lint_step hooked "one list of hooked functions: the module's hooks, the proof's, the preflight's and hook-sites.sh's agree" hooked_functions_agree
+lint_step flag-mask "one flag mask: module/uapi/execns.h alone defines it and the CLONE_NEW* values (module/, userspace/, tests/guest/)" one_flag_mask
+lint_step versions "dkms.conf's PACKAGE_VERSION and packaging/debian/changelog's version are VERSION's ($(cat "$TOP/VERSION"))" versions_match
 # The Debian packages' checks as a subtest: its KTAP, indented.
 log=$LOGS/lint-deb-$TREE.log
 rc=0 t=$SECONDS
