@@ -369,7 +369,8 @@ rm -rf "$out" && mkdir -p "$out/x/root/stap" && cd "$out"
 stap -V 2>&1 | head -n 1
 # The tapset stap will find is the package's, and no other is on its path.
 dpkg -S /usr/share/systemtap/tapset/execns.stp
-[ "$(find /usr/share/systemtap/tapset -name 'execns*' | wc -l)" = 1 ]
+[ "$(find /usr/share/systemtap/tapset -name 'execns*' | wc -l)" = 1 ] ||
+	{ echo "more than one execns tapset on stap's path:"; find /usr/share/systemtap/tapset -name 'execns*'; exit 1; }
 set -x
 stap -r "$r" -p4 -m execns_uidacct -B CC="$cc" \
 	-DMAXTRYLOCK=100000 -DTRYLOCKDELAY=1000 -DINTERRUPTIBLE=0 /usr/share/execns/uidacct.stp
