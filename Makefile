@@ -85,7 +85,8 @@ dkms-install:
 	$(DKMS) build -m execns -v $(VERSION) -k $(DKMS_KERNEL)
 	$(DKMS) install -m execns -v $(VERSION) -k $(DKMS_KERNEL)
 
-# Debian packages: execns-dkms (the module's sources, for DKMS; arch all),
+# Debian packages: execns-dkms (the module's sources, for DKMS, and the
+# modprobe.d and modules-load.d examples of packaging/examples; arch all),
 # execns (CLI, execns.1, execns.2), libexecns0 and libexecns-dev, and the
 # source package (native: execns_VERSION.dsc and .tar.xz, which carries
 # the autopkgtests, debian/tests/), built with dpkg-buildpackage -us -uc
@@ -104,7 +105,7 @@ deb:
 	mkdir -p $(DEB_TREE)
 	tar -c --exclude=build --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 		Kbuild Makefile VERSION dkms.conf module userspace $(wildcard docs/*.[1-9]) \
-		tracing COPYING LICENSES | tar -x -C $(DEB_TREE)
+		tracing packaging/examples COPYING LICENSES | tar -x -C $(DEB_TREE)
 	cp -r packaging/debian $(DEB_TREE)/debian
 	cd $(DEB_TREE) && dpkg-buildpackage -us -uc
 	@ls $(DEB_DIR)/*.dsc $(DEB_DIR)/*.deb

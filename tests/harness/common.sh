@@ -68,7 +68,9 @@ kernel_desc() {
 # prints.  The words check.sh reads: sign (make sign and a guest with
 # module.sig_enforce=1), tree (the kernel's build tree booted as a tree
 # of your own), split=PROGRAM (that test program in a guest and a lane
-# of its own).
+# of its own); and the common lane's deb-trace (deb-check.sh and
+# deb-use-check.sh: the packaged tracing scripts, built and run on the
+# first such row named).
 kernel_trait() {
 	local t
 	for t in $(kernel_field "$1" 7 | tr ',' ' '); do

@@ -20,7 +20,12 @@
 # For each x86_64 Debian kernel named, beside the execns.ko DKMS built,
 # what a guest needs to run the other autopkgtest, smoke, is kept as a
 # root to lay over the guest's (stage_guest_root, below):
-# tests/harness/autopkgtest-check.sh boots that kernel with it.
+# tests/harness/autopkgtest-check.sh boots that kernel with it, and
+# tests/harness/deb-use-check.sh too (the modprobe.d and modules-load.d
+# examples, the packaged tracing scripts).  For the first kernel named
+# with the deb-trace trait (tests/kernels.conf), the packaged uidacct.stp
+# is compiled here, in the overlay, with the packaged tapset found where
+# stap looks by default (no -I), and kept for that guest with staprun.
 # The build tools (dkms, debhelper, dh-dkms, lintian, ...) are installed in
 # the build root on first use and stay.  The packages are installed in an
 # overlay of the build root (in_ovl: an upper directory of this tree's, over
@@ -56,7 +61,7 @@ fi
 flock -u 9
 
 echo "KTAP version 1"
-echo "1..$(($# + 8))"
+echo "1..$(($# + 9))"
 
 w=/tmp/execns-deb-$TREE
 ovl=$EXECNS_CACHE/deb-$TREE
@@ -202,7 +207,9 @@ ktap_result $rc "apt install of $PKGS (an overlay of the build root), DKMS build
 # (the guest's busybox sh runs its own applets before any program on
 # PATH, kmod's too); and the libraries of execns, kmod and dash (ldd, and
 # the two kmod opens itself for compressed modules, which ldd does not
-# list).  Made in the overlay, then copied out whole.
+# list); and execns-dkms's examples (/usr/share/doc/execns-dkms/examples:
+# the modprobe.d and modules-load.d files deb-use-check.sh installs).
+# Made in the overlay, then copied out whole.
 stage_guest_root() {
 	local dest g=$w/guest-$1
 	dest=$(dirname "$(kmod "$1")")/autopkgtest-root
@@ -216,6 +223,11 @@ dpkg -L execns libexecns0 | while read -r f; do
 	[ -d "$f" ] || [ ! -e "$f" ] || printf '%s\n' "${f#/}"
 done | tar -C / -cf - -T - | tar -C "$g" -xf -
 [ -x "$g/usr/bin/execns" ] || { echo "no /usr/bin/execns from dpkg -L execns"; exit 1; }
+dpkg -L execns-dkms | grep '^/usr/share/doc/execns-dkms/examples/' | while read -r f; do
+	[ -d "$f" ] || printf '%s\n' "${f#/}"
+done | tar -C / -cf - -T - | tar -C "$g" -xf -
+[ -f "$g/usr/share/doc/execns-dkms/examples/modprobe.d/execns.conf" ] ||
+	{ echo "no examples/modprobe.d/execns.conf from dpkg -L execns-dkms"; exit 1; }
 cp -a "/lib/modules/$r/updates" "$g/lib/modules/$r/"
 for f in modules.order modules.builtin modules.builtin.modinfo; do
 	[ ! -e "/lib/modules/$r/$f" ] || cp "/lib/modules/$r/$f" "$g/lib/modules/$r/"
@@ -295,6 +307,100 @@ for k in "$@"; do
 	sed 's/^/# /' "$log"
 	ktap_result $rc "$k: DKMS built and installed execns.ko for $release ($arch) from execns-dkms"
 done
+
+# The packaged SystemTap script, built as docs/tracing.md tells a user
+# with the packages installed and no source tree to build it: stap
+# /usr/share/execns/uidacct.stp, with no -I, so stap must find the
+# packaged tapset (/usr/share/systemtap/tapset/execns.stp) on its own
+# default path; the module's types from the execns.ko DKMS installed
+# (dkms.conf's STRIP[0]="no" keeps its debug information); its
+# tracepoint definitions copied from execns-dkms's sources
+# (/usr/src/execns-VERSION/module) into the kernel's build tree, and the
+# kernel's real System.map where stap reads it (system-map.sh's, from a
+# nokaslr boot), docs/tracing.md's set-up steps.  Built for another
+# machine, the guest (stap -r RELEASE -p4 -m NAME, staprun there), with
+# the kernel's compiler (-B CC=) and the harness's waits and handlers
+# with interrupts off for TCG guests (-D..., docs/tracing.md), as
+# stap-run.sh builds the tree's.  Like its STAP_MODULE_TRACEPOINTS, the
+# compile sees /lib/modules/RELEASE without its source link, so that
+# stap reads the module's tracepoint header only, not the kernel's 190
+# (minutes of CPU the first time); the script probes no other.
+# For the first kernel named with the deb-trace trait (tests/kernels.conf),
+# before the autopkgtest dkms-build below rebuilds the module: the one
+# stage_guest_root kept is the one the script is built against.  Kept, with
+# the build root's staprun and stapio (the same SystemTap release as its
+# stap) and their libraries, in deb-trace-root beside autopkgtest-root,
+# for deb-use-check.sh.  The set-up's files are removed from the overlay
+# afterwards (the purge check below sees what is left).
+trace_k=
+for k in "$@"; do
+	if kernel_trait "$k" deb-trace && arch_native "$(kernel_arch "$k")" && ! kernel_built "$k" &&
+		! kernel_in_tree "$k"; then
+		case $(kernel_proof "$k") in refused*) continue ;; esac
+		trace_k=$k
+		break
+	fi
+done
+name="the packaged uidacct.stp compiles with the packaged tapset (stap /usr/share/execns/uidacct.stp, no -I) against the DKMS-built execns.ko"
+if [ -z "$trace_k" ]; then
+	ktap_skip "$name" "no kernel named has the deb-trace trait (tests/kernels.conf: trixie)"
+else
+	log=$LOGS/deb-stap-$TREE-$trace_k.log
+	trace_r=$(cat "$(kdir "$trace_k")/release")
+	keep=$(dirname "$(kmod "$trace_k")")/deb-trace-root
+	t=$SECONDS rc=0
+	rm -rf "$keep"
+	(
+		"$TOP/tests/harness/system-map.sh" "$trace_k" || exit 1
+		cat >"$ROOT$w/stap-pkg.sh" <<'EOF2'
+set -e
+r=$1 cc=$2 ver=$3 out=$4
+ev=/lib/modules/$r/build/include/trace/events
+mkdir -p "$ev"
+cp "/usr/src/execns-$ver/module/trace.h" "$ev/execns.h"
+cp "/usr/src/execns-$ver/module/uidtab.h" "$ev/"
+echo "set-up: $ev/execns.h and uidtab.h from /usr/src/execns-$ver/module"
+view=/tmp/execns-deb-stap-view
+rm -rf "$view" && mkdir -p "$view/updates/dkms"
+find "/lib/modules/$r" -mindepth 1 -maxdepth 1 ! -type d ! -name source -exec cp -P {} "$view/" \;
+cp /lib/modules/"$r"/updates/dkms/execns.ko* "$view/updates/dkms/"
+mount --bind "$view" "/lib/modules/$r"
+rm -rf "$out" && mkdir -p "$out/x/root/stap" && cd "$out"
+stap -V 2>&1 | head -n 1
+# The tapset stap will find is the package's, and no other is on its path.
+dpkg -S /usr/share/systemtap/tapset/execns.stp
+[ "$(find /usr/share/systemtap/tapset -name 'execns*' | wc -l)" = 1 ] ||
+	{ echo "more than one execns tapset on stap's path:"; find /usr/share/systemtap/tapset -name 'execns*'; exit 1; }
+set -x
+stap -r "$r" -p4 -m execns_uidacct -B CC="$cc" \
+	-DMAXTRYLOCK=100000 -DTRYLOCKDELAY=1000 -DINTERRUPTIBLE=0 /usr/share/execns/uidacct.stp
+set +x
+mv execns_uidacct.ko x/root/stap/
+for f in /usr/bin/staprun /usr/lib/systemtap/stapio $(ldd /usr/bin/staprun /usr/lib/systemtap/stapio |
+	awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $1 !~ /:$/ { print $1 }' | sort -u); do
+	mkdir -p "x${f%/*}"
+	cp -L "$f" "x$f"
+done
+EOF2
+		st=0
+		in_ovl sh -c 'mkdir -p /usr/lib/debug/boot && cat >"/usr/lib/debug/boot/System.map-$1"' sh "$trace_r" \
+			<"$(kdir "$trace_k")/System.map" || st=1
+		[ "$st" != 0 ] ||
+			in_ovl sh "$w/stap-pkg.sh" "$trace_r" "$(cat "$(kdir "$trace_k")/cc")" "$version" "$w/stap-pkg" || st=1
+		in_ovl sh -c 'ev=/lib/modules/$1/build/include/trace/events
+			rm -rf "$ev/execns.h" "$ev/uidtab.h" "/usr/lib/debug/boot/System.map-$1" /tmp/execns-deb-stap-view
+			rmdir "$ev" /usr/lib/debug/boot /usr/lib/debug 2>/dev/null; true' sh "$trace_r"
+		[ "$st" = 0 ] || exit 1
+		mkdir -p "$keep" || exit 1
+		in_ovl tar -C "$w/stap-pkg/x" -cf - . | tar -C "$keep" -xf - || exit 1
+		in_ovl rm -rf "$w/stap-pkg"
+		[ -s "$keep/root/stap/execns_uidacct.ko" ] && [ -x "$keep/usr/bin/staprun" ] || exit 1
+		echo "kept for tests/harness/deb-use-check.sh $trace_k: $keep ($(find "$keep" ! -type d | wc -l) files)"
+	) >"$log" 2>&1 || rc=1
+	sed 's/^/# /' "$log"
+	[ "$rc" = 0 ] || rm -rf "$keep"
+	ktap_result $rc "$name for $trace_r ($trace_k) ($((SECONDS - t)) s)"
+fi
 
 # The source package's autopkgtest dkms-build (packaging/debian/tests/
 # dkms-build), run as autopkgtest runs a test: as root, in the source

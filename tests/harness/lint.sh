@@ -23,7 +23,10 @@
 # module for each kernel named, the autopkgtest dkms-build, apt purge;
 # then the other autopkgtest, smoke, in a guest of the first x86_64 Debian
 # kernel named (autopkgtest-check.sh, a KTAP subtest), on the packages
-# deb-check.sh installed.
+# deb-check.sh installed; and in one guest, the first kernel named with
+# the deb-trace trait (else the smoke's), the packages as a user uses them
+# (deb-use-check.sh, a KTAP subtest): the modprobe.d and modules-load.d
+# examples, the packaged SystemTap and bpftrace scripts.
 # The W=1 and sparse output of a kernel is reused while its inputs are
 # those of the last build that produced it (w1_build); EXECNS_REBUILD=1
 # compiles every file again anyway.
@@ -446,7 +449,8 @@ rc=0 t=$SECONDS
 "$TOP/tests/harness/deb-check.sh" "${deb_kernels[@]}" >"$log" 2>"$log.err" || rc=1
 sed 's/^/    /' "$log"
 [ "$rc" = 0 ] || sed 's/^/# /' "$log.err" | tail -n 20
-ktap_result $rc "Debian packages: make deb, lintian, apt install, DKMS for ${#deb_kernels[@]} kernels, autopkgtest dkms-build, apt purge (deb-check.sh, $((SECONDS - t)) s)"
+ktap_result $rc "Debian packages: make deb, lintian, apt install, DKMS for ${#deb_kernels[@]} kernels, autopkgtest dkms-build, the packaged SystemTap script built, apt purge (deb-check.sh, $((SECONDS - t)) s)"
+deb_rc=$rc
 # The autopkgtest smoke in one guest (one boot, as a vm-run), on
 # the packages deb-check.sh just installed and kept for that kernel: the
 # first kernel named that autopkgtest-check.sh runs it on.
@@ -469,5 +473,31 @@ else
 	sed 's/^/    /' "$log"
 	[ "$rc" = 0 ] || sed 's/^/# /' "$log.err" | tail -n 20
 	ktap_result $rc "$name of $apt_kernel (autopkgtest-check.sh, $((SECONDS - t)) s)"
+fi
+# The packages as README.md and the docs tell a user to use them, in one
+# guest: the first kernel named with the deb-trace trait, for which
+# deb-check.sh built the packaged SystemTap script (tests/kernels.conf:
+# trixie), else the smoke's kernel, where the tracing results skip.
+use_kernel=
+for k in "${deb_kernels[@]}"; do
+	kernel_trait "$k" deb-trace && arch_native "$(kernel_arch "$k")" && ! kernel_built "$k" &&
+		! kernel_in_tree "$k" || continue
+	case $(kernel_proof "$k") in refused*) continue ;; esac
+	use_kernel=$k
+	break
+done
+use_kernel=${use_kernel:-$apt_kernel}
+name="Debian packages as a user uses them: the modprobe.d and modules-load.d examples, the packaged SystemTap and bpftrace scripts, in a guest"
+if [ -z "$use_kernel" ]; then
+	ktap_skip "$name" "no x86_64 Debian kernel named"
+elif [ ! -d "$(dirname "$(kmod "$use_kernel")")/autopkgtest-root" ] || [ "$deb_rc" != 0 ]; then
+	ktap_skip "$name" "deb-check.sh failed, so its packages are not there to test"
+else
+	log=$LOGS/lint-deb-use-$TREE.log
+	rc=0 t=$SECONDS
+	"$TOP/tests/harness/deb-use-check.sh" "$use_kernel" >"$log" 2>"$log.err" || rc=1
+	sed 's/^/    /' "$log"
+	[ "$rc" = 0 ] || sed 's/^/# /' "$log.err" | tail -n 20
+	ktap_result $rc "$name of $use_kernel (deb-use-check.sh, $((SECONDS - t)) s)"
 fi
 [ "$KTAP_FAILED" -eq 0 ]
