@@ -35,26 +35,45 @@ EXECNS=/usr/bin/execns
 MODPROBE=/usr/sbin/modprobe RMMOD=/usr/sbin/rmmod
 P=/sys/module/execns/parameters
 
-# unload: rmmod execns, retried for 30 s while the uid hooks stay armed
-# after a table (disarm_delay_ms).
-unload() {
+# retry30 WHAT CMD...: CMD again each second until it succeeds, 30 s at
+# most; then says WHAT failed, with CMD's last output.
+retry30() {
+	what=$1
+	shift
 	i=0
-	until out=$($RMMOD execns 2>&1); do
-		[ $i -lt 30 ] || { echo "# rmmod execns, for 30 s: $out"; return 1; }
+	until out=$("$@" 2>&1); do
+		[ $i -lt 30 ] || { echo "# $what, for 30 s: $out"; return 1; }
 		sleep 1
 		i=$((i + 1))
 	done
 }
 
-# tables_gone: wait (up to 30 s) until the module has no uid table left:
-# the reaper frees an unused table within reap_ms, after RCU's grace period.
+# unload: rmmod execns, retried while the uid hooks stay armed after a
+# table (disarm_delay_ms).
+unload() { retry30 "rmmod execns" $RMMOD execns; }
+
+# tables_gone: wait until the module has no uid table left: the reaper
+# frees an unused table within reap_ms, after RCU's grace period.
 tables_gone() {
+	retry30 "waiting for 'tables 0'" grep -qx 'tables 0' /proc/execns/stats ||
+		{ echo "# /proc/execns/stats: $(cat /proc/execns/stats)"; return 1; }
+}
+
+# around_table PID: a uid table made and dropped (execns -t true) while the
+# tracer PID runs, then the tracer stopped (SIGINT: its last report) and
+# waited for, 30 s at most.  Fails if the table did not come and go.
+around_table() {
+	rc=0
+	out=$($EXECNS -t true 2>&1) || { echo "# execns -t true: $out"; rc=1; }
+	tables_gone || rc=1
+	sleep 1
+	kill -INT "$1"
 	i=0
-	until grep -qx 'tables 0' /proc/execns/stats; do
-		[ $i -lt 30 ] || { echo "# a uid table is still there after 30 s: $(cat /proc/execns/stats)"; return 1; }
-		sleep 1
+	while kill -0 "$1" 2>/dev/null && [ $i -lt 300 ]; do
+		sleep 0.1
 		i=$((i + 1))
 	done
+	return $rc
 }
 
 # einval CMD...: CMD fails, saying EINVAL (busybox's unshare prints
@@ -149,15 +168,7 @@ else
 		sed 's/^/# /' /tmp/stap.err
 		ok=1
 	else
-		out=$($EXECNS -t true 2>&1) || { echo "# execns -t true: $out"; ok=1; }
-		tables_gone || ok=1
-		sleep 1
-		kill -INT $pid
-		i=0
-		while kill -0 $pid 2>/dev/null && [ $i -lt 300 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
+		around_table $pid || ok=1
 		sed 's/^/# stap: /' /tmp/stap.out /tmp/stap.err
 		# The last report: the lines after its last header.
 		row=$(awk '$1 == "TABLE" { n = 0; next } { last[++n] = $0 } END { for (i = 1; i <= n; i++) print last[i] }' /tmp/stap.out |
@@ -192,15 +203,7 @@ case $bv in
 		ok=1
 	else
 		echo "# bpftrace attached after $((i / 10)) s"
-		out=$($EXECNS -t true 2>&1) || { echo "# execns -t true: $out"; ok=1; }
-		tables_gone || ok=1
-		sleep 1
-		kill -INT $pid
-		i=0
-		while kill -0 $pid 2>/dev/null && [ $i -lt 300 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
+		around_table $pid || ok=1
 		grep -v '^$' /tmp/bt.out | sed 's/^/# bpftrace: /'
 		sed 's/^/# bpftrace: /' /tmp/bt.err
 		t=$(sed -n 's/^@alloc\[\([1-9][0-9]*\), 0\]: 1$/\1/p' /tmp/bt.out | tail -n 1)

@@ -35,17 +35,8 @@ smoke=$TOP/packaging/debian/tests/smoke
 # Where the test sits in the guest (beside the guest's own scripts).
 gsmoke=/usr/local/lib/execns/autopkgtest/smoke
 
-# runs_on K: whether K's guest runs the test (above), or a skip says why not.
-runs_on() {
-	arch_native "$(kernel_arch "$1")" && ! kernel_built "$1" && ! kernel_in_tree "$1" &&
-		case $(kernel_proof "$1") in refused-insmod*) false ;; esac
-}
 # Said before the KTAP starts: a kernel without its packages cannot run.
-for k in "$@"; do
-	kernel_field "$k" 1 >/dev/null
-	! runs_on "$k" || [ -d "$(dirname "$(kmod "$k")")/autopkgtest-root" ] ||
-		die "$k: no packages kept for its guest ($(dirname "$(kmod "$k")")/autopkgtest-root): run tests/harness/deb-check.sh $k first"
-done
+packages_kept "$@"
 
 extra=
 trap 'rm -rf "$extra"' EXIT
@@ -54,7 +45,7 @@ echo "KTAP version 1"
 echo "1..$#"
 for k in "$@"; do
 	name="$k: autopkgtest smoke (packaging/debian/tests/smoke) in a guest with the packages' files"
-	if ! runs_on "$k"; then
+	if ! pkg_guest_row "$k"; then
 		case $(kernel_proof "$k") in
 		refused-insmod*) ktap_skip "$name" "execns.ko refuses this kernel at insmod" ;;
 		*) ktap_skip "$name" "not an x86_64 Debian kernel: the packages are built for amd64, DKMS against Debian's headers" ;;

@@ -159,6 +159,27 @@ tools_row() {
 	[ "$f" = - ] || [ "$f" = "$(arch_deb "$(kernel_arch "$1")")" ]
 }
 
+# pkg_guest_row K: whether K's guest can run the Debian packages' own tests
+# (autopkgtest-check.sh, deb-use-check.sh): an x86_64 Debian kernel, as
+# the packages are amd64 and DKMS builds against Debian's headers, that
+# execns.ko does not refuse at insmod.
+pkg_guest_row() {
+	arch_native "$(kernel_arch "$1")" && ! kernel_built "$1" && ! kernel_in_tree "$1" &&
+		case $(kernel_proof "$1") in refused-insmod*) false ;; esac
+}
+
+# packages_kept K...: dies unless deb-check.sh kept the installed packages'
+# files (autopkgtest-root) for each such K's guest.
+packages_kept() {
+	local k r
+	for k in "$@"; do
+		kernel_field "$k" 1 >/dev/null
+		r=$(dirname "$(kmod "$k")")/autopkgtest-root
+		! pkg_guest_row "$k" || [ -d "$r" ] ||
+			die "$k: no packages kept for its guest ($r): run tests/harness/deb-check.sh $k first"
+	done
+}
+
 # arch_fact ARCH COLUMN: one fact about a guest architecture, from
 # tests/arches.conf (COLUMN by name: deb, kbuild, cross, qemu, qemupkg,
 # machine, cpu, firmware, console, ktap, vserial, image, elf); "-" prints

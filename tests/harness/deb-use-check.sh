@@ -37,15 +37,8 @@ gpath=/usr/local/lib/execns/deb-use
 names=("the modprobe.d example" "the modules-load.d example"
 	"SystemTap: the packaged uidacct.stp" "bpftrace: the packaged uidacct.bt")
 
-runs_on() {
-	arch_native "$(kernel_arch "$1")" && ! kernel_built "$1" && ! kernel_in_tree "$1" &&
-		case $(kernel_proof "$1") in refused-insmod*) false ;; esac
-}
-for k in "$@"; do
-	kernel_field "$k" 1 >/dev/null
-	! runs_on "$k" || [ -d "$(dirname "$(kmod "$k")")/autopkgtest-root" ] ||
-		die "$k: no packages kept for its guest ($(dirname "$(kmod "$k")")/autopkgtest-root): run tests/harness/deb-check.sh $k first"
-done
+# Said before the KTAP starts: a kernel without its packages cannot run.
+packages_kept "$@"
 
 extra=
 trap 'rm -rf "$extra"' EXIT
@@ -53,7 +46,7 @@ trap 'rm -rf "$extra"' EXIT
 echo "KTAP version 1"
 echo "1..$(($# * 5))"
 for k in "$@"; do
-	if ! runs_on "$k"; then
+	if ! pkg_guest_row "$k"; then
 		case $(kernel_proof "$k") in
 		refused-insmod*) why="execns.ko refuses this kernel at insmod" ;;
 		*) why="not an x86_64 Debian kernel: the packages are built for amd64, DKMS against Debian's headers" ;;

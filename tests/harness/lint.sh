@@ -242,6 +242,19 @@ lint_step() {
 	ktap_result $rc "$title" "$log"
 }
 
+# subtest NAME TITLE CMD...: a harness script's KTAP as a subtest of the
+# common part, indented, its stderr's last lines shown if it fails, and
+# one result, TITLE with the script's name and wall time; fails as it does.
+subtest() {
+	local log=$LOGS/lint-$1-$TREE.log title=$2 rc=0 t=$SECONDS
+	shift 2
+	"$@" >"$log" 2>"$log.err" || rc=1
+	sed 's/^/    /' "$log"
+	[ "$rc" = 0 ] || sed 's/^/# /' "$log.err" | tail -n 20
+	ktap_result $rc "$title (${1##*/}, $((SECONDS - t)) s)"
+	return $rc
+}
+
 # join_lines FILE: FILE with each backslash-continued line read as one.
 join_lines() {
 	sed -e ':a' -e '/\\$/{N;s/\\\n//;ba}' "$1"
@@ -279,9 +292,9 @@ one_flag_mask() {
 parts=${LINT_PARTS:-all}
 deb_kernels=("$@")
 case $parts in
-all) plan=$(( $# * 5 + 15 )) ;;
+all) plan=$(( $# * 5 + 16 )) ;;
 kernels) plan=$(( $# * 5 )) ;;
-common) plan=15; set -- ;;
+common) plan=16; set -- ;;
 *) die "lint.sh: LINT_PARTS must be all, kernels or common, not '$parts'" ;;
 esac
 
@@ -444,13 +457,9 @@ lint_step hooked "one list of hooked functions: the module's hooks, the proof's,
 lint_step flag-mask "one flag mask: module/uapi/execns.h alone defines it and the CLONE_NEW* values (module/, userspace/, tests/guest/)" one_flag_mask
 lint_step versions "dkms.conf's PACKAGE_VERSION and packaging/debian/changelog's version are VERSION's ($(cat "$TOP/VERSION"))" versions_match
 # The Debian packages' checks as a subtest: its KTAP, indented.
-log=$LOGS/lint-deb-$TREE.log
-rc=0 t=$SECONDS
-"$TOP/tests/harness/deb-check.sh" "${deb_kernels[@]}" >"$log" 2>"$log.err" || rc=1
-sed 's/^/    /' "$log"
-[ "$rc" = 0 ] || sed 's/^/# /' "$log.err" | tail -n 20
-ktap_result $rc "Debian packages: make deb, lintian, apt install, DKMS for ${#deb_kernels[@]} kernels, autopkgtest dkms-build, the packaged SystemTap script built, apt purge (deb-check.sh, $((SECONDS - t)) s)"
-deb_rc=$rc
+deb_rc=0
+subtest deb "Debian packages: make deb, lintian, apt install, DKMS for ${#deb_kernels[@]} kernels, autopkgtest dkms-build, the packaged SystemTap script built, apt purge" \
+	"$TOP/tests/harness/deb-check.sh" "${deb_kernels[@]}" || deb_rc=1
 # The autopkgtest smoke in one guest (one boot, as a vm-run), on
 # the packages deb-check.sh just installed and kept for that kernel: the
 # first kernel named that autopkgtest-check.sh runs it on.
@@ -464,15 +473,10 @@ done
 name="Debian packages: the autopkgtest smoke (modprobe, execns --uts, a uid table, rmmod) in a guest"
 if [ -z "$apt_kernel" ]; then
 	ktap_skip "$name" "no x86_64 Debian kernel named"
-elif [ "$rc" != 0 ]; then
+elif [ "$deb_rc" != 0 ]; then
 	ktap_skip "$name" "deb-check.sh failed, so its packages are not there to test"
 else
-	log=$LOGS/lint-autopkgtest-$TREE.log
-	rc=0 t=$SECONDS
-	"$TOP/tests/harness/autopkgtest-check.sh" "$apt_kernel" >"$log" 2>"$log.err" || rc=1
-	sed 's/^/    /' "$log"
-	[ "$rc" = 0 ] || sed 's/^/# /' "$log.err" | tail -n 20
-	ktap_result $rc "$name of $apt_kernel (autopkgtest-check.sh, $((SECONDS - t)) s)"
+	subtest autopkgtest "$name of $apt_kernel" "$TOP/tests/harness/autopkgtest-check.sh" "$apt_kernel" || true
 fi
 # The packages as README.md and the docs tell a user to use them, in one
 # guest: the first kernel named with the deb-trace trait, for which
@@ -493,11 +497,6 @@ if [ -z "$use_kernel" ]; then
 elif [ ! -d "$(dirname "$(kmod "$use_kernel")")/autopkgtest-root" ] || [ "$deb_rc" != 0 ]; then
 	ktap_skip "$name" "deb-check.sh failed, so its packages are not there to test"
 else
-	log=$LOGS/lint-deb-use-$TREE.log
-	rc=0 t=$SECONDS
-	"$TOP/tests/harness/deb-use-check.sh" "$use_kernel" >"$log" 2>"$log.err" || rc=1
-	sed 's/^/    /' "$log"
-	[ "$rc" = 0 ] || sed 's/^/# /' "$log.err" | tail -n 20
-	ktap_result $rc "$name of $use_kernel (deb-use-check.sh, $((SECONDS - t)) s)"
+	subtest deb-use "$name of $use_kernel" "$TOP/tests/harness/deb-use-check.sh" "$use_kernel" || true
 fi
 [ "$KTAP_FAILED" -eq 0 ]
